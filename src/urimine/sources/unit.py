@@ -1,0 +1,34 @@
+"""The unit of scanning: one stretch of decoded text with its provenance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Unit:
+    """Decoded text of one document part, as chunks, with where it came from.
+
+    A *document* is a file, a mail message or a WARC record; a document may have
+    several units (mail header fields, each text part of a message). Units of one
+    document share ``source`` and ``doc_index``.
+    """
+
+    source: str
+    """The input path as given on the command line, or ``-`` for stdin."""
+    chunks: Iterable[str]
+    """The decoded text, in any chunking; consumed once."""
+    doc_index: int = 0
+    """0-based position of the document within its source (message or record number)."""
+    part: str | None = None
+    """Where in the document: ``headers``, a MIME part path such as ``1.2``, or None."""
+    base_uri: str | None = None
+    """Base URI for resolving relative references (Content-Base, <base href>, WARC-Target-URI)."""
+    message_id: str | None = None
+    record_id: str | None = None
+    target_uri: str | None = None
+    is_mail: bool = False
+    is_warc: bool = False
+    defects: list[str] = field(default_factory=list)
+    """Non-fatal problems met while decoding (bad base64, unknown charset, ...)."""
