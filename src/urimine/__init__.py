@@ -1,8 +1,57 @@
 """urimine: mine URIs and URNs out of plain text at scale.
 
-The public API is re-exported here; everything else is an implementation detail.
+>>> import urimine
+>>> urimine.extract('See <URL:ftp://ds.internic.\\n   net/rfc/> and "http://a.example/".')
+['ftp://ds.internic.net/rfc/', 'http://a.example/']
 """
 
 from __future__ import annotations
 
+from urimine.api import Deduper, extract, extract_chunks, finditer
+from urimine.errors import (
+    ConfigError,
+    InvalidURI,
+    InvalidURN,
+    MissingExtraError,
+    Reason,
+    SourceError,
+    UrimineError,
+)
+from urimine.model import Hit, Rejection
+from urimine.normalize import dedup_key, normalize_uri
+from urimine.parser import URI, parse_reference, parse_uri
+from urimine.resolve import resolve
+from urimine.rules import ALL_RULES, PRESETS
+from urimine.scanner import Scanner
+from urimine.urn import URN, LegacyURN, parse_urn
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "ALL_RULES",
+    "PRESETS",
+    "URI",
+    "URN",
+    "ConfigError",
+    "Deduper",
+    "Hit",
+    "InvalidURI",
+    "InvalidURN",
+    "LegacyURN",
+    "MissingExtraError",
+    "Reason",
+    "Rejection",
+    "Scanner",
+    "SourceError",
+    "UrimineError",
+    "__version__",
+    "dedup_key",
+    "extract",
+    "extract_chunks",
+    "finditer",
+    "normalize_uri",
+    "parse_reference",
+    "parse_uri",
+    "parse_urn",
+    "resolve",
+]

@@ -1,0 +1,50 @@
+"""Value types the scanner produces: hits and rejections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from urimine.errors import Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One URI or URN found in text.
+
+    ``text[start:end] == raw`` always holds for the text the scanner was fed.
+    """
+
+    uri: str
+    """The URI as extracted: wrappers, ``URL:`` prefix and embedded whitespace removed."""
+    raw: str
+    """The exact source span, wrappers included (``<URL:...>``, quotes)."""
+    start: int
+    """Absolute character offset of ``raw`` in the fed text."""
+    end: int
+    """Absolute character offset just past ``raw``."""
+    line: int
+    """1-based line number of ``start``."""
+    column: int
+    """1-based column (in characters) of ``start``."""
+    context: str
+    """How it was delimited: ``angle``, ``url-prefix``, ``quote``, ``bare``, ``legacy-urn``."""
+    kind: str
+    """``uri``, ``urn`` (RFC 8141 form) or ``urn-legacy`` (1993 ``<URN:...>`` form)."""
+    scheme: str
+    """The scheme, lower case (``urn`` for both URN kinds)."""
+    key: str
+    """The dedup key (:func:`urimine.dedup_key` of ``uri``)."""
+    alternative: str | None = None
+    """For a URI broken after a hyphen at a line break: the reading without that hyphen."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A candidate that looked like a URI but failed validation."""
+
+    raw: str
+    start: int
+    end: int
+    context: str
+    reason: Reason
+    detail: str = ""

@@ -1,0 +1,220 @@
+"""The sans-IO streaming scanner: text chunks in, URI and URN hits out.
+
+It applies "Recommendations for Delimiting URI in Context" (seed 002 Appendix E, seed 001
+Appendix E, RFC 1738's appendix): angle brackets with whitespace inside ignored, the
+``URL:`` prefix, double (and single) quotes, whitespace-delimited bare URIs with trailing
+punctuation left out, and the hyphen at a line break. URNs follow seed 003 (2.5.3: in
+text the NSS ends at an excluded character) and seed 000 (the 1993 ``<URN:...>`` form).
+
+Contract:
+
+* Results are identical however the text is split into chunks (``feed`` may hold text
+  back until it can decide; ``close`` flushes).
+* It never raises on any ``str``.
+* Memory is bounded: at most ``max_candidate_len`` characters of a pending candidate,
+  a small look-behind and one batch of unscanned text are retained. A candidate longer
+  than ``max_candidate_len`` is rejected (``Reason.TOO_LONG``) and the scanner resyncs
+  at the next whitespace.
+* It never rescans retained text it has decided on, so time is linear in the input.
+
+Triggers are the rare characters ``<`` and ``:``; every decision is made by compiled
+regular expressions, never by a Python loop over characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import regex
+
+from urimine import rules as R
+from urimine.model import Hit, Rejection
+from urimine.normalize import dedup_key
+from urimine.rules import Candidate, Pending
+
+__all__ = ["Scanner"]
+
+DEFAULT_MAX_CANDIDATE_LEN = 8192
+
+# How far before a trigger the scanner may look: the scheme (64), a "URL: " or quote
+# prefix, and the start of the line for quote markers of mail (R.LINE_LOOKBEHIND).
+_LOOKBEHIND = R.LINE_LOOKBEHIND + 80
+# Text is scanned once at least this much is pending (amortises the look-behind copy).
+_MIN_BATCH = 1 << 16
+
+_WHITESPACE = regex.compile(r"\s")
+
+
+class Scanner:
+    """Find URIs and URNs in text fed in chunks.
+
+    ``feed(text)`` returns the hits (and, with ``rejections=True``, the
+    :class:`~urimine.model.Rejection` s) whose end is decided; ``close()`` returns the
+    rest. Calling ``feed`` after ``close`` raises ``RuntimeError``.
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: Iterable[str] | str = "default",
+        max_candidate_len: int = DEFAULT_MAX_CANDIDATE_LEN,
+        extra_schemes: Iterable[str] = (),
+        rejections: bool = False,
+    ) -> None:
+        self._cfg = R.Config.build(rules, max_candidate_len, extra_schemes)
+        self._want_rejections = rejections
+        self._buf = ""  # retained text; _buf[0] is at absolute offset _base
+        self._base = 0
+        self._pos = 0  # buffer index where scanning resumes
+        self._floor = 0  # absolute end of the last emitted candidate
+        self._skip_to_space = False  # after TOO_LONG: resync at the next whitespace
+        self._pending: list[str] = []
+        self._pending_len = 0
+        self._need = 0  # pending characters wanted before the next scan
+        self._closed = False
+        # line/column bookkeeping: absolute offset up to which newlines are counted,
+        # the line number there (1-based) and where that line starts.
+        self._lc_pos = 0
+        self._lc_line = 1
+        self._lc_line_start = 0
+
+    # ------------------------------------------------------------------ public API
+    def feed(self, text: str) -> list[Hit | Rejection]:
+        """Add a chunk of text; return what is decided so far."""
+        if self._closed:
+            raise RuntimeError("Scanner.feed() after close()")
+        if not text:
+            return []
+        self._pending.append(text)
+        self._pending_len += len(text)
+        if self._pending_len < self._need:
+            return []
+        return self._scan(final=False)
+
+    def close(self) -> list[Hit | Rejection]:
+        """Signal the end of the text; return everything still undecided."""
+        if self._closed:
+            return []
+        out = self._scan(final=True)
+        self._closed = True
+        self._buf = ""
+        return out
+
+    # ------------------------------------------------------------------ the loop
+    def _scan(self, final: bool) -> list[Hit | Rejection]:
+        buf = self._buf + "".join(self._pending) if self._pending else self._buf
+        self._pending.clear()
+        self._pending_len = 0
+        out: list[Hit | Rejection] = []
+        n = len(buf)
+        pos = self._pos
+        cfg = self._cfg
+        stalled = False
+        find = buf.find
+        next_lt = find("<", pos)
+        next_colon = find(":", pos)
+        while True:
+            if self._skip_to_space:
+                m = _WHITESPACE.search(buf, pos)
+                if m is None:
+                    pos = n
+                    break
+                self._skip_to_space = False
+                pos = m.start()
+            if 0 <= next_lt < pos:
+                next_lt = find("<", pos)
+            if 0 <= next_colon < pos:
+                next_colon = find(":", pos)
+            if next_lt < 0:
+                i = next_colon
+            elif next_colon < 0:
+                i = next_lt
+            else:
+                i = min(next_lt, next_colon)
+            if i < 0:
+                pos = n
+                break
+            floor = max(self._floor - self._base, 0)
+            res = R.candidate_at(cfg, buf, i, floor, final)
+            if res is None:
+                pos = i + 1
+                continue
+            if res is Pending:
+                pos = i
+                stalled = True
+                break
+            assert isinstance(res, Candidate)
+            if res.reason is not None and not res.consume:
+                if self._want_rejections:
+                    out.append(self._rejection(buf, res))
+                pos = i + 1
+                continue
+            pos = res.end
+            self._floor = self._base + res.end
+            if res.reason is None:
+                out.append(self._hit(buf, res))
+            elif self._want_rejections:
+                out.append(self._rejection(buf, res))
+            if res.too_long:
+                self._skip_to_space = True
+        self._retain(buf, pos, stalled, final)
+        return out
+
+    def _retain(self, buf: str, pos: int, stalled: bool, final: bool) -> None:
+        """Drop decided text, keeping the look-behind and any pending candidate."""
+        n = len(buf)
+        keep_from = max(0, min(pos, n) - _LOOKBEHIND)
+        if keep_from:
+            self._advance_lines(buf, keep_from)
+            buf = buf[keep_from:]
+            self._base += keep_from
+            pos -= keep_from
+        self._buf = buf
+        self._pos = pos
+        if final:
+            self._need = 0
+        elif stalled:
+            # A candidate is waiting for more text: rescan only once the retained text
+            # has doubled, so a long candidate fed in tiny chunks stays linear.
+            self._need = max(_MIN_BATCH, len(buf) - pos)
+        else:
+            self._need = _MIN_BATCH
+
+    # ------------------------------------------------------------------ output
+    def _rejection(self, buf: str, c: Candidate) -> Rejection:
+        raw = buf[c.start : c.end]
+        assert c.reason is not None
+        return Rejection(raw, self._base + c.start, self._base + c.end, c.context, c.reason,
+                         c.detail)
+
+    def _hit(self, buf: str, c: Candidate) -> Hit:
+        line, column = self._line_col(buf, c.start)
+        return Hit(
+            uri=c.uri,
+            raw=buf[c.start : c.end],
+            start=self._base + c.start,
+            end=self._base + c.end,
+            line=line,
+            column=column,
+            context=c.context,
+            kind=c.kind,
+            scheme=c.scheme,
+            key=dedup_key(c.uri),
+            alternative=c.alternative,
+        )
+
+    def _advance_lines(self, buf: str, upto: int) -> None:
+        """Count newlines in ``buf`` from the line cursor up to buffer index ``upto``."""
+        lo = self._lc_pos - self._base
+        if upto <= lo:
+            return
+        lo = max(lo, 0)
+        count = buf.count("\n", lo, upto)
+        if count:
+            self._lc_line += count
+            self._lc_line_start = self._base + buf.rindex("\n", lo, upto) + 1
+        self._lc_pos = self._base + upto
+
+    def _line_col(self, buf: str, idx: int) -> tuple[int, int]:
+        self._advance_lines(buf, idx)
+        return self._lc_line, self._base + idx - self._lc_line_start + 1
