@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+import re
+
 import regex
 
 from urimine.errors import ConfigError, Reason
@@ -84,21 +86,21 @@ _STOP = (
 )
 _RUN_CHAR = f"[^{_STOP}]"
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-_SCHEME_BACK = regex.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*\Z")
-_URL_PREFIX_BACK = regex.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
-_QUOTE_PREFIX = regex.compile(r"(?:[ \t]*>)+")
+_SCHEME_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*\Z")
+_URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
+_QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
 _LT_HEAD = regex.compile(
     r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:"
 )
-_URL_PREFIX = regex.compile(r"[Uu][Rr][Ll]:")
-_SCHEME_HEAD = regex.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_WS = regex.compile(r"\s+")
-_HYPHEN_BREAK = regex.compile(r"-[ \t]*\r?\n\s*")
+_URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
+_SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_WS = re.compile(r"\s+")
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 # seed 003 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; in text the NSS ends
 # at a character of the excluded set (2.5.3), which the pchar class leaves out.
 _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
 _QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
-_URN_TEXT = regex.compile(
+_URN_TEXT = re.compile(
     r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
     rf"{_PCHAR}+(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
 )
@@ -115,8 +117,11 @@ class Config:
     rules: frozenset[str]
     max_len: int
     schemes: frozenset[str]
-    run: regex.Pattern[str] = field(repr=False)
+    run: re.Pattern[str] = field(repr=False)
     angle_line: regex.Pattern[str] = field(repr=False)
+    dense: re.Pattern[str] = field(repr=False)
+    """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
+    that :func:`candidate_at` could accept (a superset), and few that it cannot."""
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
@@ -139,12 +144,28 @@ class Config:
             schemes=frozenset(schemes),
             run=_run_pattern(max_len),
             angle_line=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
+            dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
         )
 
 
 @cache
-def _run_pattern(max_len: int) -> regex.Pattern[str]:
-    return regex.compile(f"{_RUN_CHAR}{{0,{max_len}}}")
+def _run_pattern(max_len: int) -> re.Pattern[str]:
+    return re.compile(f"{_RUN_CHAR}{{0,{max_len}}}")
+
+
+@cache
+def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
+    tail = "0" if one_letter_schemes else "1"
+    return re.compile(
+        r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
+        rf"|(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
+        rf"(?!//[{_STOP}])(?=[^{_STOP}])"
+    )
+
+
+# Look-ahead the dense prefilter needs: it is not used within this distance of the
+# end of an unfinished buffer.
+DENSE_LOOKAHEAD = 160
 
 
 @cache
@@ -157,8 +178,8 @@ def _angle_multiline(depth: int, max_len: int) -> regex.Pattern[str]:
 
 
 @cache
-def _marker_strip(depth: int) -> regex.Pattern[str]:
-    return regex.compile(rf"\n[ \t]*(?:>[ \t]?){{{depth}}}")
+def _marker_strip(depth: int) -> re.Pattern[str]:
+    return re.compile(rf"\n[ \t]*(?:>[ \t]?){{{depth}}}")
 
 
 @cache
@@ -442,7 +463,7 @@ def _urn_text(
 def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str] | None:
     """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
     rest = uri[len(scheme) + 1 :]
-    if not rest:
+    if not rest or (bare and rest == "//"):
         return Reason.EMPTY, "nothing after the scheme"
     if bare and scheme in AUTHORITY_SCHEMES:
         if not rest.startswith("//"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import regex
+import re
 
 from urimine import rules as R
 from urimine.model import Hit, Rejection
@@ -42,7 +42,10 @@ _LOOKBEHIND = R.LINE_LOOKBEHIND + 80
 # Text is scanned once at least this much is pending (amortises the look-behind copy).
 _MIN_BATCH = 1 << 16
 
-_WHITESPACE = regex.compile(r"\s")
+_WHITESPACE = re.compile(r"\s")
+_DENSE_MISSES = 32  # this many fruitless triggers ...
+_DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
+_DENSE_SPAN = 1 << 16
 
 
 class Scanner:
@@ -110,9 +113,7 @@ class Scanner:
         pos = self._pos
         cfg = self._cfg
         stalled = False
-        find = buf.find
-        next_lt = find("<", pos)
-        next_colon = find(":", pos)
+        finder = _Triggers(buf, pos, cfg.dense, final)
         while True:
             if self._skip_to_space:
                 m = _WHITESPACE.search(buf, pos)
@@ -121,22 +122,14 @@ class Scanner:
                     break
                 self._skip_to_space = False
                 pos = m.start()
-            if 0 <= next_lt < pos:
-                next_lt = find("<", pos)
-            if 0 <= next_colon < pos:
-                next_colon = find(":", pos)
-            if next_lt < 0:
-                i = next_colon
-            elif next_colon < 0:
-                i = next_lt
-            else:
-                i = min(next_lt, next_colon)
+            i = finder.next(pos)
             if i < 0:
                 pos = n
                 break
             floor = max(self._floor - self._base, 0)
             res = R.candidate_at(cfg, buf, i, floor, final)
             if res is None:
+                finder.miss(i)
                 pos = i + 1
                 continue
             if res is Pending:
@@ -147,6 +140,7 @@ class Scanner:
             if res.reason is not None and not res.consume:
                 if self._want_rejections:
                     out.append(self._rejection(buf, res))
+                finder.miss(i)
                 pos = i + 1
                 continue
             pos = res.end
@@ -218,3 +212,51 @@ class Scanner:
     def _line_col(self, buf: str, idx: int) -> tuple[int, int]:
         self._advance_lines(buf, idx)
         return self._lc_line, self._base + idx - self._lc_line_start + 1
+
+
+class _Triggers:
+    """Finds trigger positions: ``str.find`` while triggers are sparse (memchr speed),
+    a compiled prefilter over the next 64 KiB once many triggers in a row led nowhere
+    (runs of ``<<<<``, ``a:a:a:``), so hostile text costs C time, not Python time."""
+
+    __slots__ = ("buf", "dense", "dense_until", "limit", "misses", "next_colon", "next_lt",
+                 "window")
+
+    def __init__(self, buf: str, pos: int, dense: re.Pattern[str], final: bool) -> None:
+        self.buf = buf
+        self.dense = dense
+        self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
+        self.dense_until = -1
+        self.next_lt = buf.find("<", pos)
+        self.next_colon = buf.find(":", pos)
+        self.misses = 0
+        self.window = pos
+
+    def next(self, pos: int) -> int:
+        """The first trigger at or after ``pos``, or -1."""
+        if self.dense_until > pos:
+            m = self.dense.search(self.buf, pos, self.dense_until + R.DENSE_LOOKAHEAD)
+            if m is not None and m.start() < self.dense_until:
+                return m.start("colon") if m.group("colon") else m.start()
+            pos = self.dense_until
+            self.dense_until = -1
+        buf = self.buf
+        if 0 <= self.next_lt < pos:
+            self.next_lt = buf.find("<", pos)
+        if 0 <= self.next_colon < pos:
+            self.next_colon = buf.find(":", pos)
+        lt, colon = self.next_lt, self.next_colon
+        if lt < 0:
+            return colon
+        if colon < 0:
+            return lt
+        return min(lt, colon)
+
+    def miss(self, i: int) -> None:
+        """Note a trigger that gave nothing; switch to the prefilter when they crowd."""
+        self.misses += 1
+        if self.misses >= _DENSE_MISSES:
+            if i - self.window < _DENSE_MISSES * _DENSE_GAP and self.dense_until < 0:
+                self.dense_until = min(i + _DENSE_SPAN, self.limit)
+            self.misses = 0
+            self.window = i
