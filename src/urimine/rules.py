@@ -86,7 +86,10 @@ _STOP = (
 )
 _RUN_CHAR = f"[^{_STOP}]"
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-_SCHEME_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*\Z")
+# A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
+# may follow a digit or "." / "+" / "-" (".http://x" in running text).
+_SCHEME_BACK = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z")
+_SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
 _LT_HEAD = regex.compile(
@@ -108,6 +111,8 @@ _URN_TEXT = re.compile(
 _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
 _TRAIL = frozenset(".,;:!?'\"")
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CUTTABLE = frozenset({Reason.ILLEGAL_CHAR, Reason.BAD_PERCENT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +163,7 @@ def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
     tail = "0" if one_letter_schemes else "1"
     return re.compile(
         r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
-        rf"|(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
+        rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
 
@@ -271,7 +276,7 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
         return Candidate(start, end, context, reason=Reason.UNKNOWN_SCHEME, consume=False)
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
-        reason, detail = found
+        reason, detail, _ = found
         return Candidate(start, end, context, uri, reason=reason, detail=detail, consume=False)
     alternative = None
     if alt_source is not content:
@@ -296,7 +301,15 @@ def _at_colon(
     s = m.start()
     scheme = m.group().lower()
     if scheme not in cfg.schemes and "any-scheme" not in cfg.rules:
-        return None
+        # "e.g.http://x": the registered scheme is the tail after the last dot.
+        cut = scheme.rfind(".")
+        tail = scheme[cut + 1 :]
+        if cut < 0 or not tail[:1].isalpha() or _SCHEME_SEPARATORS.search(tail) or (
+            tail not in cfg.schemes
+        ):
+            return None
+        s += cut + 1
+        scheme = tail
     context, raw_start, quote = _prefix_context(cfg, buf, s, floor)
     if context is None:
         return None
@@ -346,33 +359,58 @@ def _bare_uri(
     elif quote == '"':
         closed = e < len(buf) and buf[e] == '"'
     pieces = [buf[s:e]]
-    hyphen_breaks = 0
     if not closed and "hyphen" in cfg.rules and pieces[0].endswith("-"):
         joined = _hyphen_join(cfg, buf, s, e, final)
         if joined is Pending:
             return Pending
         if joined is not None:
             pieces, e = joined
-            hyphen_breaks = len(pieces) - 1
     uri = "".join(pieces)
     if not closed:
-        uri = _trim(uri, len(scheme) + 1, buf[raw_start - 1] if raw_start else "")
-        e = _end_of_trimmed(pieces, uri, e)
-        context = "bare" if context == "quote" else context
-        raw_start = s if context == "bare" else raw_start
+        uri = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", len(pieces) == 1)
+        e -= sum(map(len, pieces)) - len(uri)
+        if context == "quote":
+            context, raw_start = "bare", s
     raw_end = e + 1 if closed else e
     found = _validate(cfg, uri, scheme, bare=True)
     if found is not None:
-        reason, detail = found
+        reason, detail, _ = found
         return Candidate(raw_start, raw_end, context, uri, reason=reason, detail=detail,
                          consume=False)
     alternative = None
     trimmed = sum(map(len, pieces)) - len(uri)
-    if hyphen_breaks and trimmed < len(pieces[-1]):
+    if len(pieces) > 1 and trimmed < len(pieces[-1]):
         alt = "".join(p[:-1] for p in pieces[:-1]) + pieces[-1][: len(pieces[-1]) - trimmed]
         if _validate(cfg, alt, scheme, bare=True) is None:
             alternative = alt
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
+
+
+def _delimit(cfg: Config, uri: str, scheme: str, before: str, can_cut: bool) -> str:
+    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before
+    it, trailing punctuation, and the first character the grammar does not allow."""
+    closer = _OPENERS.get(before)
+    if closer is not None:
+        uri = _cut_unbalanced(uri, before, closer)
+    uri = _trim(uri, len(scheme) + 1, before)
+    if not can_cut:
+        return uri
+    for _ in range(3):
+        found = _validate(cfg, uri, scheme, bare=True)
+        if found is None or found[0] not in _CUTTABLE or found[2] <= len(scheme) + 3:
+            break
+        uri = _trim(uri[: found[2]], len(scheme) + 1, before)
+    return uri
+
+
+def _cut_unbalanced(uri: str, opener: str, closer: str) -> str:
+    """``(http://x/a)b``: the URI ends at the first closer with no opener inside it."""
+    k = uri.find(closer)
+    while k >= 0:
+        if uri.count(opener, 0, k) < uri.count(closer, 0, k + 1):
+            return uri[:k]
+        k = uri.find(closer, k + 1)
+    return uri
 
 
 def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
@@ -407,16 +445,13 @@ def _hyphen_join(
     return (pieces, e) if len(pieces) > 1 else None
 
 
-def _end_of_trimmed(pieces: list[str], uri: str, e: int) -> int:
-    """Buffer end of ``uri`` after trailing characters were trimmed off the last piece."""
-    return e - (sum(map(len, pieces)) - len(uri))
-
-
 def _trim(uri: str, min_len: int, before: str) -> str:
     """Drop trailing sentence punctuation and unbalanced closing brackets (Appendix E)."""
     n = len(uri)
     while n > min_len:
         c = uri[n - 1]
+        if c == "'" and uri.count("'", 0, n) % 2 == 0:
+            break  # "blah_'quoted'": the quote closes one inside the URI
         if c in _TRAIL:
             n -= 1
         elif c in _CLOSERS:
@@ -460,22 +495,24 @@ def _urn_text(
     return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn")
 
 
-def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str] | None:
+def _validate(
+    cfg: Config, uri: str, scheme: str, *, bare: bool
+) -> tuple[Reason, str, int] | None:
     """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
     rest = uri[len(scheme) + 1 :]
     if not rest or (bare and rest == "//"):
-        return Reason.EMPTY, "nothing after the scheme"
+        return Reason.EMPTY, "nothing after the scheme", -1
     if bare and scheme in AUTHORITY_SCHEMES:
         if not rest.startswith("//"):
-            return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority"
+            return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority", -1
         if scheme not in EMPTY_HOST_OK and rest[2:3] in ("", "/", "?", "#"):
-            return Reason.BAD_HOST, "empty host"
+            return Reason.BAD_HOST, "empty host", -1
     if scheme == "urn":
         if "urn" not in cfg.rules:
-            return Reason.NOT_A_URI, "urn rule disabled"
+            return Reason.NOT_A_URI, "urn rule disabled", -1
         found = check_urn(uri)
     else:
         found = check_uri(uri)
     if found is not None:
-        return found[0], f"at {found[1]}"
+        return found[0], f"at {found[1]}", found[1]
     return None

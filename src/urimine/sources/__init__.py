@@ -1,11 +1,138 @@
 """Input adapters: turn files, archives and streams into :class:`Unit` s of text.
 
 The scanner is sans-IO; everything that reads bytes lives here. ``open_units``
-sniffs each input by magic bytes first and by name second.
+sniffs each input by magic bytes first and by name second, peels off any
+compression, and hands the stream to the mail, WARC, HTML or plain-text
+reader. Reading is streaming: memory is bounded by the largest single message,
+record or HTML document, never by the file.
+
+Errors: :func:`open_units` raises :class:`~urimine.errors.SourceError` (after
+yielding everything readable) for unreadable, truncated or corrupt input, and
+:class:`~urimine.errors.ConfigError` for an unknown ``encoding`` name. Any other
+exception escaping it is a bug.
 """
 
 from __future__ import annotations
 
-from urimine.sources.unit import Unit
+import os
+import sys
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
-__all__ = ["Unit"]
+from urimine.errors import ConfigError, MissingExtraError, SourceError
+from urimine.sources.compress import BLOCK, CorruptStream, decompress_blocks
+from urimine.sources.detect import BlockReader, raw_blocks, sniff
+from urimine.sources.html import html_to_text
+from urimine.sources.mail import message_units
+from urimine.sources.mbox import is_maildir, maildir_messages, mbox_messages
+from urimine.sources.text import check_encoding, decode_blocks, decode_bytes, pick_encoding
+from urimine.sources.unit import Unit
+from urimine.sources.walk import iter_inputs
+from urimine.sources.warc import warc_units
+
+__all__ = ["Unit", "iter_inputs", "open_units"]
+
+_MAX_NESTING = 3
+"""Compression layers peeled at most (``.gz`` inside ``.xz`` ...)."""
+
+Progress = Callable[[int], None]
+Notice = Callable[[str], None]
+
+
+def open_units(
+    path: str,
+    *,
+    encoding: str | None = None,
+    progress: Progress | None = None,
+    notice: Notice | None = None,
+) -> Iterator[Unit]:
+    """Yield the units of one input (a file, a Maildir directory, or ``-`` for stdin).
+
+    ``progress(n)`` gets the number of raw input bytes consumed since its last
+    call (compressed bytes for compressed input); ``notice(msg)`` gets
+    non-error notes such as skipped binary files. *encoding* overrides the
+    UTF-8 default for plain text and HTML files.
+    """
+    if encoding is not None and not check_encoding(encoding):
+        raise ConfigError(f"unknown text encoding: {encoding!r}")
+    try:
+        yield from _open(path, encoding, progress, notice)
+    except SourceError:
+        raise
+    except (CorruptStream, MissingExtraError, EOFError) as exc:
+        raise SourceError(path, str(exc)) from exc
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+
+
+def _open(
+    path: str, encoding: str | None, progress: Progress | None, notice: Notice | None
+) -> Iterator[Unit]:
+    if path == "-":
+        yield from _from_stream(sys.stdin.buffer, path, encoding, progress, notice)
+    elif os.path.isdir(path):
+        if not is_maildir(path):
+            raise SourceError(path, "is a directory (not a Maildir)")
+        for index, message in enumerate(maildir_messages(path, progress)):
+            yield from message_units(message, path, index)
+    else:
+        with open(path, "rb") as fh:
+            yield from _from_stream(fh, path, encoding, progress, notice)
+
+
+def _from_stream(
+    fh: BinaryIO,
+    source: str,
+    encoding: str | None,
+    progress: Progress | None,
+    notice: Notice | None,
+) -> Iterator[Unit]:
+    reader = BlockReader(raw_blocks(fh, progress))
+    for _ in range(_MAX_NESTING + 1):
+        kind = sniff(reader.peek(BLOCK), source)
+        if kind not in ("gzip", "bzip2", "xz", "zstd"):
+            break
+        reader = BlockReader(decompress_blocks(kind, reader.blocks()))
+    else:
+        raise SourceError(source, f"more than {_MAX_NESTING} nested compression layers")
+    if kind == "binary":
+        if notice is not None:
+            notice(f"{source}: binary file skipped")
+        return
+    if kind == "warc":
+        yield from warc_units(reader, source)
+    elif kind == "mbox":
+        for index, message in enumerate(mbox_messages(reader.blocks())):
+            yield from message_units(message, source, index)
+    elif kind == "eml":
+        yield from message_units(b"".join(reader.blocks()), source, 0)
+    elif kind == "html":
+        data = b"".join(reader.blocks())
+        text, _ = decode_bytes(data, encoding)
+        yield Unit(source, [html_to_text(text, None)])
+    else:
+        yield from _text_unit(reader, source, pick_encoding(reader.peek(4), encoding))
+
+
+def _text_unit(reader: BlockReader, source: str, encoding: str) -> Iterator[Unit]:
+    """One lazily decoded unit; a stream error met while decoding is raised afterwards.
+
+    The unit's chunks read the file as the consumer iterates them. If the
+    stream breaks (truncated gzip, I/O error) the chunks simply end, and the
+    error is raised from :func:`open_units` once the unit has been consumed,
+    so that callers always get the readable text first.
+    """
+    failure: list[BaseException] = []
+
+    def chunks() -> Iterator[str]:
+        try:
+            yield from decode_blocks(reader.blocks(), encoding)
+        except (CorruptStream, OSError, EOFError) as exc:
+            failure.append(exc)
+
+    unit = Unit(source, chunks())
+    yield unit
+    for _ in unit.chunks:
+        pass  # drain what the consumer left, so the error (if any) is found
+    if failure:
+        raise failure[0]

@@ -1,0 +1,239 @@
+"""The comparison ladder of seed 002 section 6.2, one small pure function per step.
+
+:func:`normalize_uri` applies syntax-based (6.2.2) and scheme-based (6.2.3) normalisation
+to an absolute URI. :func:`dedup_key` is what the scanner groups hits by: URNs use the
+lexical equivalence of seed 003 section 5 (step 5a), 1993 URNs are compared case-blind
+(000 3.3.5), everything else uses :func:`normalize_uri`. IRIs are mapped to URIs for the
+key only (RFC 3987 3.1): IDNA for host labels, UTF-8 percent-encoding elsewhere.
+Nothing here validates or raises; an unparseable string gets a best-effort key.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from urimine.parser import split_authority, split_reference
+from urimine.schemes import DEFAULT_PORTS, EMPTY_PATH_IS_SLASH
+from urimine.urn import check_legacy_urn
+
+__all__ = [
+    "decode_unreserved",
+    "dedup_key",
+    "empty_path_to_slash",
+    "encode_non_ascii",
+    "encode_stray_percent",
+    "host_to_ascii",
+    "lower_scheme",
+    "normalize_authority",
+    "normalize_host",
+    "normalize_port",
+    "normalize_uri",
+    "remove_dot_segments",
+    "upper_percent_hex",
+]
+
+_PCT_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
+_STRAY_PCT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_LDH_RE = re.compile(r"[a-z0-9-]+")
+_IPV6ISH_RE = re.compile(r"[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*|[vV][\x21-\x7e]*")
+_IDNA_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # RFC 3490 3.1
+
+
+def lower_scheme(scheme: str) -> str:
+    """Lower-case a scheme name (002 6.2.2.1: schemes are case-insensitive)."""
+    return scheme.lower()
+
+
+def upper_percent_hex(s: str) -> str:
+    """Upper-case the hex digits of every percent-escape (002 6.2.2.2: "%3a" is "%3A")."""
+    if "%" not in s:
+        return s
+    return _PCT_RE.sub(lambda m: "%" + m.group(1).upper(), s)
+
+
+def _decode_once(m: re.Match[str]) -> str:
+    """Decode one escape if it stands for an unreserved character, else keep it."""
+    c = chr(int(m.group(1), 16))
+    return c if c in _UNRESERVED else m.group(0)
+
+
+def decode_unreserved(s: str) -> str:
+    """Decode escapes of unreserved characters (002 6.2.2.2: "%7E" is "~").
+
+    Repeated to a fixed point so that "%%34%31" (which decodes to "%41") is stable.
+    """
+    while "%" in s:
+        decoded = _PCT_RE.sub(_decode_once, s)
+        if decoded == s:
+            break
+        s = decoded
+    return s
+
+
+def encode_non_ascii(s: str) -> str:
+    """Percent-encode non-ASCII characters as UTF-8, upper-case hex (RFC 3987 3.1 step 2)."""
+    if s.isascii():
+        return s
+    return _NON_ASCII_RE.sub(
+        lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8", "surrogatepass")), s
+    )
+
+
+def encode_stray_percent(s: str) -> str:
+    """Encode a "%" that does not start a pct-encoded triplet as "%25" (repair helper only)."""
+    return _STRAY_PCT_RE.sub("%25", s)
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation)."""
+    inp, out = path, list[str]()
+    while inp:
+        if inp.startswith("../"):
+            inp = inp[3:]
+        elif inp.startswith("./"):
+            inp = inp[2:]
+        elif inp.startswith("/./") or inp == "/.":
+            inp = "/" + inp[3:]
+        elif inp.startswith("/../") or inp == "/..":
+            inp = "/" + inp[4:]
+            if out:
+                out.pop()
+        elif inp in (".", ".."):
+            inp = ""
+        else:
+            end = inp.find("/", 1)
+            end = len(inp) if end < 0 else end
+            out.append(inp[:end])
+            inp = inp[end:]
+    return "".join(out)
+
+
+def normalize_port(scheme: str, port: str | None) -> str | None:
+    """Drop an empty or default port, strip leading zeros (002 6.2.3, RFC 3986 6.2.3)."""
+    if not port:
+        return None
+    if port.isascii() and port.isdigit():
+        port = port.lstrip("0") or "0"
+        if DEFAULT_PORTS.get(scheme) == port:
+            return None
+        return port
+    return encode_non_ascii(port)
+
+
+def empty_path_to_slash(scheme: str, path: str) -> str:
+    """An empty path is "/" for http(s) and similar schemes (RFC 3986 6.2.3)."""
+    return "/" if not path and scheme in EMPTY_PATH_IS_SLASH else path
+
+
+def _label_to_ascii(label: str) -> str:
+    """IDNA ToASCII of one non-ASCII label, or its UTF-8 percent-encoding if that fails."""
+    try:
+        ascii_label = label.encode("idna").decode("ascii").lower()
+    except (UnicodeError, ValueError):
+        return encode_non_ascii(label)
+    return ascii_label if _LDH_RE.fullmatch(ascii_label) else encode_non_ascii(label)
+
+
+def host_to_ascii(host: str) -> str:
+    """Map a reg-name to ASCII label by label with the stdlib IDNA codec (RFC 3987 3.1)."""
+    if host.isascii():
+        return host
+    labels = host.translate(_IDNA_DOTS).split(".")
+    return ".".join(label if label.isascii() else _label_to_ascii(label) for label in labels)
+
+
+def _normalize_ip_literal(host: str) -> str:
+    """Lower-case an IP-literal; write its zone delimiter as "%25" (RFC 6874 section 2).
+
+    Brackets around something that is not IPv6-like or IPvFuture-like get only the
+    generic case and escape treatment, so that the result is stable.
+    """
+    inner = host[1:-1]
+    addr, pct, zone = inner.partition("%")
+    if not _IPV6ISH_RE.fullmatch(addr):
+        return upper_percent_hex(encode_non_ascii(host.lower()))
+    if not pct or not zone:
+        return f"[{addr.lower()}{pct}]"
+    if zone.startswith("25") and len(zone) > 2:
+        zone = zone[2:]  # "%25" is the delimiter; a bare "%" (legacy form) is replaced
+    return f"[{addr.lower()}%25{upper_percent_hex(encode_non_ascii(zone))}]"
+
+
+def normalize_host(host: str) -> str:
+    """Case, escape and IDNA normalisation of a host (002 6.2.2.1 and 6.2.2.2)."""
+    if len(host) >= 2 and host.startswith("[") and host.endswith("]"):
+        return _normalize_ip_literal(host)
+    host = host_to_ascii(decode_unreserved(host))
+    return upper_percent_hex(host.lower())
+
+
+def _normalize_component(s: str) -> str:
+    """Escape normalisation of userinfo, path, query or fragment (002 6.2.2.2)."""
+    return encode_non_ascii(upper_percent_hex(decode_unreserved(s)))
+
+
+def normalize_authority(authority: str, scheme: str = "") -> str:
+    """Normalise an authority: userinfo escapes, host, port (002 6.2.2, 6.2.3)."""
+    userinfo, host, port = split_authority(authority)
+    text = normalize_host(host)
+    if userinfo is not None:
+        text = f"{_normalize_component(userinfo)}@{text}"
+    port = normalize_port(scheme, port)
+    return text if port is None else f"{text}:{port}"
+
+
+def normalize_uri(s: str) -> str:
+    """Syntax- and scheme-based normal form of an absolute URI (002 6.2.2, 6.2.3).
+
+    Keeps the fragment. Dot segments are removed only from paths that start with "/".
+    A string without a scheme is returned unchanged. Never raises.
+    """
+    u = split_reference(s)
+    if u.scheme is None:
+        return s
+    scheme = lower_scheme(u.scheme)
+    parts = [scheme, ":"]
+    path = _normalize_component(u.path)
+    if path.startswith("/"):
+        path = remove_dot_segments(path)
+    if u.authority is not None:
+        parts += ["//", normalize_authority(u.authority, scheme)]
+        path = empty_path_to_slash(scheme, path)
+    elif path.startswith("//"):
+        path = "/." + path  # RFC 3986 5.2.4 note: keep "//x" from reading as authority
+    parts.append(path)
+    if u.query is not None:
+        parts += ["?", _normalize_component(u.query)]
+    if u.fragment is not None:
+        parts += ["#", _normalize_component(u.fragment)]
+    return "".join(parts)
+
+
+def urn_key(s: str) -> str:
+    """Lexical equivalence of 003 section 5 with step 5a, for a string starting "urn:".
+
+    Lower-cases "urn" and the NID, upper-cases percent-escape hex (never decoding them),
+    drops the fragment and the query; the NSS keeps its case.
+    """
+    body = s.partition("#")[0].partition("?")[0]
+    nid, colon, nss = body[4:].partition(":")
+    return f"urn:{nid.lower()}{colon}{upper_percent_hex(nss)}"
+
+
+def legacy_urn_key(s: str) -> str:
+    """Key of a valid 1993 URN: all lower case (000 3.3.5), empty encoding = ASCII (3.3.2)."""
+    rest = s[5:].partition(":")[2]  # drop "<URN:" and the encoding component
+    return f"<urn:ascii:{rest.lower()}"
+
+
+@lru_cache(maxsize=1 << 16)
+def dedup_key(s: str) -> str:
+    """The key the scanner groups equivalent hits by; idempotent and total on ``str``."""
+    if s.startswith("<") and check_legacy_urn(s) is None:
+        return legacy_urn_key(s)
+    if s[:4].lower() == "urn:":
+        return urn_key(s)
+    return normalize_uri(s)

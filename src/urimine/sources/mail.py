@@ -1,0 +1,140 @@
+"""One mail message (bytes) to units: a header unit, then one unit per text part.
+
+The header unit carries only fields that hold URIs by design (``List-*``,
+``Archived-At``, ``Content-Base``, ``Content-Location``) or that show a
+``<scheme:...>`` in their value; address, threading, trace and signature fields
+are left out because their angle brackets hold addresses and message ids, not
+URIs. Each field is written unfolded on its own line, so a field missing its
+closing ``>`` (Google Groups' ``List-Archive``) cannot swallow the next one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from email.errors import HeaderParseError
+from email.header import decode_header
+
+from urimine.sources.html import html_to_text
+from urimine.sources.mime import (
+    _ANGLE_SCHEME,
+    Field,
+    HeaderBlock,
+    TextPart,
+    Walker,
+    first,
+    parse_fields,
+    split_head,
+)
+from urimine.sources.text import decode_bytes
+from urimine.sources.unit import Unit
+
+_URI_FIELDS = frozenset({b"archived-at", b"content-base", b"content-location"})
+_NOT_URI_FIELDS = frozenset(
+    {
+        b"from",
+        b"to",
+        b"cc",
+        b"bcc",
+        b"reply-to",
+        b"sender",
+        b"return-path",
+        b"delivered-to",
+        b"x-original-to",
+        b"errors-to",
+        b"mail-followup-to",
+        b"message-id",
+        b"in-reply-to",
+        b"references",
+        b"received",
+        b"dkim-signature",
+        b"domainkey-signature",
+    }
+)
+_NOT_URI_PREFIXES = (b"arc-", b"resent-", b"x-google-dkim")
+_MSGID = re.compile(r"<([^<>]*)>")
+
+
+def _wanted(f: Field) -> bool:
+    """Whether header field *f* belongs in the header unit."""
+    key = f.key
+    if key.startswith(b"list-") or key in _URI_FIELDS:
+        return True
+    if key in _NOT_URI_FIELDS or key.startswith(_NOT_URI_PREFIXES):
+        return False
+    return _ANGLE_SCHEME.search(f.value) is not None
+
+
+def decode_value(raw: bytes) -> str:
+    """A header value as text: raw 8-bit as UTF-8/Windows-1252, RFC 2047 words decoded."""
+    text, _ = decode_bytes(raw, None)
+    if "=?" not in text:
+        return text
+    try:
+        pieces = decode_header(text)
+    except (HeaderParseError, ValueError, LookupError):
+        return text
+    out = []
+    for piece, charset in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+        else:
+            out.append(decode_bytes(piece, charset)[0])
+    return "".join(out)
+
+
+def header_text(fields: list[Field]) -> str:
+    """The URI-bearing fields as ``Name: value`` lines, one field per line."""
+    lines = [f"{f.name.decode('latin-1')}: {decode_value(f.value)}\n" for f in fields if _wanted(f)]
+    return "".join(lines)
+
+
+def message_id(fields: list[Field]) -> str | None:
+    """The Message-ID without its angle brackets."""
+    value = first(fields, b"message-id")
+    if not value:
+        return None
+    match = _MSGID.search(value)
+    return (match.group(1) if match else value).strip() or None
+
+
+def message_units(raw: bytes, source: str, doc_index: int) -> Iterator[Unit]:
+    """The units of one RFC 5322 message given as bytes (any line ends)."""
+    data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
+    walker = Walker()
+    head, body = split_head(data)
+    fields = parse_fields(head, walker.defects)
+    mid = message_id(fields)
+    units: list[Unit] = []
+    for item in walker.message(fields, body, "", None):
+        unit = _unit_for(item, source, doc_index, mid)
+        if unit is not None:
+            units.append(unit)
+    if walker.defects:
+        if not units:
+            units.append(Unit(source, [], doc_index, "headers", message_id=mid, is_mail=True))
+        units[0].defects[:0] = walker.defects
+    yield from units
+
+
+def _unit_for(
+    item: HeaderBlock | TextPart, source: str, doc_index: int, mid: str | None
+) -> Unit | None:
+    """The unit for one walker item, or None for a header block with no URI fields."""
+    if isinstance(item, HeaderBlock):
+        text = header_text(item.fields)
+        if not text:
+            return None
+        part = f"{item.path}.headers" if item.path else "headers"
+        return Unit(source, [text], doc_index, part, message_id=mid, is_mail=True)
+    text = html_to_text(item.text, item.base) if item.subtype == "html" else item.text
+    return Unit(
+        source,
+        [text],
+        doc_index,
+        item.path,
+        base_uri=item.base,
+        message_id=mid,
+        is_mail=True,
+        defects=item.defects,
+    )
