@@ -122,7 +122,10 @@ def split_reference(s: str) -> URI:
 
 
 def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
-    """Validate an absolute URI (fragment allowed); None if valid, else (reason, position)."""
+    """Validate an absolute URI (fragment allowed); None if valid, else (reason, position).
+
+    Never repairs the text. Ports above 65535 are refused only for DEFAULT_PORTS schemes.
+    """
     m = (_abnf.IRI_RE if iri else _abnf.URI_RE).fullmatch(s)
     if m is None:
         return _diagnose(s, iri=iri, absolute=True) or (Reason.NOT_A_URI, 0)

@@ -9,11 +9,10 @@ section 2.5.3 for URNs and seed 000 section 3.3 for the 1993 URN form.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-
-import re
 
 import regex
 
@@ -112,7 +111,16 @@ _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
 _TRAIL = frozenset(".,;:!?'\"")
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CUTTABLE = frozenset({Reason.ILLEGAL_CHAR, Reason.BAD_PERCENT})
+# A bare URI ends at the first character its grammar does not allow where it stands.
+_CUTTABLE = frozenset(
+    {
+        Reason.ILLEGAL_CHAR,
+        Reason.BAD_PERCENT,
+        Reason.BAD_PATH,
+        Reason.BAD_QUERY,
+        Reason.BAD_FRAGMENT,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +312,11 @@ def _at_colon(
         # "e.g.http://x": the registered scheme is the tail after the last dot.
         cut = scheme.rfind(".")
         tail = scheme[cut + 1 :]
-        if cut < 0 or not tail[:1].isalpha() or _SCHEME_SEPARATORS.search(tail) or (
-            tail not in cfg.schemes
+        if (
+            cut < 0
+            or not tail[:1].isalpha()
+            or _SCHEME_SEPARATORS.search(tail)
+            or (tail not in cfg.schemes)
         ):
             return None
         s += cut + 1
@@ -361,7 +372,7 @@ def _bare_uri(
     pieces = [buf[s:e]]
     if not closed and "hyphen" in cfg.rules and pieces[0].endswith("-"):
         joined = _hyphen_join(cfg, buf, s, e, final)
-        if joined is Pending:
+        if isinstance(joined, _PendingType):
             return Pending
         if joined is not None:
             pieces, e = joined
@@ -375,8 +386,9 @@ def _bare_uri(
     found = _validate(cfg, uri, scheme, bare=True)
     if found is not None:
         reason, detail, _ = found
-        return Candidate(raw_start, raw_end, context, uri, reason=reason, detail=detail,
-                         consume=False)
+        return Candidate(
+            raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
+        )
     alternative = None
     trimmed = sum(map(len, pieces)) - len(uri)
     if len(pieces) > 1 and trimmed < len(pieces[-1]):
@@ -415,7 +427,8 @@ def _cut_unbalanced(uri: str, opener: str, closer: str) -> str:
 
 def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
     """End of the run of URI characters from ``pos``; -1 if the buffer may cut it short."""
-    end = cfg.run.match(buf, pos).end()
+    m = cfg.run.match(buf, pos)
+    end = m.end() if m else pos
     if not final and end == len(buf) and end - pos < cfg.max_len:
         return -1
     return end
@@ -477,8 +490,9 @@ def _urn_text(
     if m is None and not final and len(buf) - s < 48:
         return Pending  # "urn:" + NID (at most 32) + ":" may still be arriving
     if m is None:
-        return Candidate(raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID,
-                         consume=False)
+        return Candidate(
+            raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID, consume=False
+        )
     e = m.end()
     if e - s >= cfg.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
@@ -495,9 +509,7 @@ def _urn_text(
     return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn")
 
 
-def _validate(
-    cfg: Config, uri: str, scheme: str, *, bare: bool
-) -> tuple[Reason, str, int] | None:
+def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:
     """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
     rest = uri[len(scheme) + 1 :]
     if not rest or (bare and rest == "//"):

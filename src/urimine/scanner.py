@@ -23,9 +23,8 @@ regular expressions, never by a Python loop over characters.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import re
+from collections.abc import Iterable
 
 from urimine import rules as R
 from urimine.model import Hit, Rejection
@@ -178,8 +177,9 @@ class Scanner:
     def _rejection(self, buf: str, c: Candidate) -> Rejection:
         raw = buf[c.start : c.end]
         assert c.reason is not None
-        return Rejection(raw, self._base + c.start, self._base + c.end, c.context, c.reason,
-                         c.detail)
+        return Rejection(
+            raw, self._base + c.start, self._base + c.end, c.context, c.reason, c.detail
+        )
 
     def _hit(self, buf: str, c: Candidate) -> Hit:
         line, column = self._line_col(buf, c.start)
@@ -219,8 +219,16 @@ class _Triggers:
     a compiled prefilter over the next 64 KiB once many triggers in a row led nowhere
     (runs of ``<<<<``, ``a:a:a:``), so hostile text costs C time, not Python time."""
 
-    __slots__ = ("buf", "dense", "dense_until", "limit", "misses", "next_colon", "next_lt",
-                 "window")
+    __slots__ = (
+        "buf",
+        "dense",
+        "dense_until",
+        "limit",
+        "misses",
+        "next_colon",
+        "next_lt",
+        "window",
+    )
 
     def __init__(self, buf: str, pos: int, dense: re.Pattern[str], final: bool) -> None:
         self.buf = buf

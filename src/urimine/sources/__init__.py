@@ -124,13 +124,13 @@ def _text_unit(reader: BlockReader, source: str, encoding: str) -> Iterator[Unit
     """
     failure: list[BaseException] = []
 
-    def chunks() -> Iterator[str]:
+    def good_blocks() -> Iterator[bytes]:
         try:
-            yield from decode_blocks(reader.blocks(), encoding)
+            yield from reader.blocks()
         except (CorruptStream, OSError, EOFError) as exc:
             failure.append(exc)
 
-    unit = Unit(source, chunks())
+    unit = Unit(source, decode_blocks(good_blocks(), encoding))
     yield unit
     for _ in unit.chunks:
         pass  # drain what the consumer left, so the error (if any) is found

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from urimine.sources.compress import BLOCK, sniff_compression
+from urimine.sources.compress import BLOCK, CorruptStream, sniff_compression
 
 SNIFF_SIZE = 1 << 16
 """How much of the head the magic/markup checks look at."""
@@ -50,15 +50,31 @@ class BlockReader:
     """A pull reader over an iterator of byte blocks, with peek, readline and read.
 
     Memory stays bounded by one block plus whatever the caller asks for in one
-    ``read``/``readline``.
+    ``read``/``readline``. A stream error (truncated or corrupt compressed data,
+    an I/O error) is held back until the caller reaches the end of the good
+    data, so everything readable is handed out first; ``peek`` never raises it.
     """
 
     def __init__(self, blocks: Iterator[bytes]) -> None:
-        self._blocks = blocks
+        self._blocks = self._guard(blocks)
         self._buf = b""
         self._pos = 0
+        self._error: BaseException | None = None
         self.offset = 0
         """Bytes handed out so far (position in the decompressed stream)."""
+
+    def _guard(self, blocks: Iterator[bytes]) -> Iterator[bytes]:
+        """Pass *blocks* through, parking a stream error instead of raising it."""
+        try:
+            yield from blocks
+        except (CorruptStream, OSError, EOFError) as exc:
+            self._error = exc
+
+    def _raise_pending(self) -> None:
+        """At the end of the good data: raise the parked stream error, if any."""
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
     def _fill(self) -> bool:
         """Append the next block to the buffer; False at end of input."""
@@ -86,6 +102,8 @@ class BlockReader:
         data = self.peek(n)
         self._pos += len(data)
         self.offset += len(data)
+        if len(data) < n:
+            self._raise_pending()
         return data
 
     def readline(self, limit: int = 1 << 16) -> bytes:
@@ -122,6 +140,7 @@ class BlockReader:
         for block in self._blocks:
             self.offset += len(block)
             yield block
+        self._raise_pending()
 
 
 def _looks_like_mail(head: bytes) -> bool:

@@ -29,9 +29,11 @@ def pick_encoding(head: bytes, encoding: str | None) -> str:
 def check_encoding(encoding: str) -> bool:
     """Whether *encoding* names a text codec usable on bytes."""
     try:
-        b"".decode(encoding)
+        b"a".decode(encoding)  # empty bytes would skip the codec lookup
     except LookupError:
         return False
+    except ValueError:
+        pass  # a real codec that merely dislikes this byte
     return True
 
 

@@ -1,0 +1,46 @@
+"""Drivers that run the scanner over text in different chunkings and check invariants."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from urimine import Hit, Rejection, Scanner
+
+
+def scan(chunks: Sequence[str], **options: object) -> list[Hit | Rejection]:
+    """Feed ``chunks`` to a fresh scanner; check that every span slices back."""
+    scanner = Scanner(**options)  # type: ignore[arg-type]
+    out: list[Hit | Rejection] = []
+    for chunk in chunks:
+        out.extend(scanner.feed(chunk))
+    out.extend(scanner.close())
+    text = "".join(chunks)
+    for item in out:
+        assert text[item.start : item.end] == item.raw, item
+    return out
+
+
+def chunkings(text: str, seed: int = 0) -> Iterator[list[str]]:
+    """The whole text, one character at a time, and a few random splits."""
+    yield [text]
+    yield list(text)
+    rnd = random.Random(seed)
+    for _ in range(3):
+        cuts = (
+            sorted(rnd.sample(range(1, len(text)), min(len(text) - 1, 40))) if len(text) > 1 else []
+        )
+        yield [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def hits(text: str, **options: object) -> list[Hit]:
+    """Hits of ``text``, checked to be the same under every chunking."""
+    whole = scan([text], **options)
+    for parts in chunkings(text):
+        assert scan(parts, **options) == whole, "chunking changed the result"
+    return [h for h in whole if isinstance(h, Hit)]
+
+
+def uris(text: str, **options: object) -> list[str]:
+    """The URIs of every hit, in order, checked under every chunking."""
+    return [h.uri for h in hits(text, **options)]

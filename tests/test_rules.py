@@ -1,0 +1,187 @@
+"""Delimiting rules one by one (issue 2 rules 1-7; seed 002 Appendix E; seed 003 2.5.3).
+
+Each case is (text, expected URIs in order); every case is also checked under
+whole / one-character / random chunkings by ``helpers.uris``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import hits, scan, uris
+from urimine import ConfigError, Hit, Reason, Rejection, Scanner
+
+CASES = [
+    # 1. angle brackets: whitespace inside removed, closing ">" on the next line,
+    #    a break inside a percent escape, any scheme, non-URIs yield nothing.
+    ("<ftp://ds.internic.\n      net/rfc/>", ["ftp://ds.internic.net/rfc/"]),
+    (
+        "URL=<ftp://a.example/pub/gopher_protocol\n            >. See",
+        ["ftp://a.example/pub/gopher_protocol"],
+    ),
+    ("<gopher://g.example/00/About%2\n   0Gopher>", ["gopher://g.example/00/About%20Gopher"]),
+    ("<ftp:\n //quake.think.com/pub/x>", ["ftp://quake.think.com/pub/x"]),
+    ("<foo:bar/baz>", ["foo:bar/baz"]),
+    ("<John Smith> <jsmith@example.com> <p> <br/> <first>/<second>", []),
+    (
+        "<a href=\"http://x.example/a\">x</a> <img src='http://x.example/i.png'>",
+        ["http://x.example/a", "http://x.example/i.png"],
+    ),
+    ("> see <http://example.com/very/long\n> /path/x> ok", ["http://example.com/very/long/path/x"]),
+    (">> <http://example.com/a/\n>> b/c>", ["http://example.com/a/b/c"]),
+    ("if x<y: f() > 3", []),  # code, not a URI: unknown scheme with spaces inside
+    # 2. the URL: prefix, case-insensitively, with or without a space
+    (
+        "<URL:http://a.example/b> <URL: http://c.example/d> <url:ftp://e.example/f>",
+        ["http://a.example/b", "http://c.example/d", "ftp://e.example/f"],
+    ),
+    (
+        "URL:ftp://x.example/y and URL: http://z.example/",
+        ["ftp://x.example/y", "http://z.example/"],
+    ),
+    # 3. quotes: the URI ends at the closing quote
+    ('"http://www.w3.org/Addressing/", and', ["http://www.w3.org/Addressing/"]),
+    ("'http://q.example/a.b'.", ["http://q.example/a.b"]),
+    # 4. bare URIs: trailing punctuation, balanced brackets, leading wrappers
+    (
+        "See http://a.example/b. Or http://a.example/c, http://a.example/d; "
+        "http://a.example/e: http://a.example/f! http://a.example/g?",
+        [f"http://a.example/{c}" for c in "bcdefg"],
+    ),
+    (
+        "https://en.wikipedia.org/wiki/Python_(programming_language)",
+        ["https://en.wikipedia.org/wiki/Python_(programming_language)"],
+    ),
+    (
+        "(see http://x.example/a) [http://x.example/b] {http://x.example/c} *http://x.example/d*",
+        ["http://x.example/a", "http://x.example/b", "http://x.example/c", "http://x.example/d"],
+    ),
+    ("(http://x.example/a)b", ["http://x.example/a"]),
+    ("HTTP://EXAMPLE.COM/Path", ["HTTP://EXAMPLE.COM/Path"]),
+    ("Note: Re: 10:30 Subject:Hello a:a:a: http:foo http:// file: x.http:", []),
+    (
+        "mailto:John.Doe@example.com. news:comp.infosystems.www.servers.unix, tel:+1-816-555-1212;",
+        [
+            "mailto:John.Doe@example.com",
+            "news:comp.infosystems.www.servers.unix",
+            "tel:+1-816-555-1212",
+        ],
+    ),
+    ("ldap://[2001:db8::7]/c=GB?objectClass?one", ["ldap://[2001:db8::7]/c=GB?objectClass?one"]),
+    ("randomtexthttp://x.example/ e.g.http://y.example/", ["http://y.example/"]),
+    ("http://x.example/a b", ["http://x.example/a"]),
+    ("http://x.example/%zz", ["http://x.example/"]),  # the URI ends before a bad escape
+    # 5. hyphen at a line break
+    (
+        "http://www.example.com/some-\n    thing/else here",
+        ["http://www.example.com/some-thing/else"],
+    ),
+    # 6. URNs: the NSS ends at an excluded character (003 2.5.3); query and fragment
+    (
+        'urn:isbn:0451450523. urn:ietf:rfc:2141/x urn:example:a"b urn:example:q?s=I2U#f',
+        ["urn:isbn:0451450523", "urn:ietf:rfc:2141", "urn:example:a", "urn:example:q?s=I2U#f"],
+    ),
+    (
+        "<urn:ietf:rfc:3986> <URN:ISBN:0-395-36341-1>",
+        ["urn:ietf:rfc:3986", "URN:ISBN:0-395-36341-1"],
+    ),
+    ("urn:x:y urn:urn:z urn:-ab:c", []),  # NID of one letter, NID "urn", NID starting "-"
+    # 7. IRIs: non-ASCII letters kept, CJK and full-width punctuation end the URI
+    (
+        "https://ja.wikipedia.org/wiki/フィンセント。次",
+        ["https://ja.wikipedia.org/wiki/フィンセント"],
+    ),
+    ("（https://example.jp/パス）、ok", ["https://example.jp/パス"]),
+    ("«http://x.example/guillemets»", ["http://x.example/guillemets"]),
+    # mail headers: an unclosed "<" does not swallow the next field (open-iscsi)
+    (
+        "List-Archive: <https://groups.google.com/group/open-iscsi\nList-Subscribe: <https://groups.google.com/x>,\n",
+        ["https://groups.google.com/group/open-iscsi", "https://groups.google.com/x"],
+    ),
+    # robustness: NUL bytes and U+FFFD (from undecodable input) end a URI
+    (
+        "http://x.example/a\x00b http://x.example/c\ufffdd",
+        ["http://x.example/a", "http://x.example/c"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_rule_cases(text: str, expected: list[str]) -> None:
+    assert uris(text) == expected
+
+
+def test_contexts_and_raw_spans() -> None:
+    text = 'a <URL: http://a.example/> "http://b.example/" URL:http://c.example/ http://d.example/.'
+    found = hits(text)
+    assert [(h.context, h.raw) for h in found] == [
+        ("url-prefix", "<URL: http://a.example/>"),
+        ("quote", '"http://b.example/"'),
+        ("url-prefix", "URL:http://c.example/"),
+        ("bare", "http://d.example/"),
+    ]
+
+
+def test_hyphen_break_records_the_alternative() -> None:
+    # Appendix E: "the hyphen may or may not actually be part of the URI".
+    (h,) = hits("see <http://www.example.com/long-\n   name/x> and")
+    assert h.uri == "http://www.example.com/long-name/x"
+    assert h.alternative == "http://www.example.com/longname/x"
+    (b,) = hits("at http://www.example.com/long-\n   name/x and")
+    assert (b.uri, b.alternative) == (
+        "http://www.example.com/long-name/x",
+        "http://www.example.com/longname/x",
+    )
+    assert b.raw == "http://www.example.com/long-\n   name/x"
+    (plain,) = hits("http://www.example.com/long-name")
+    assert plain.alternative is None
+
+
+def test_hit_fields() -> None:
+    text = "line one\n  x <URN:ASCII:IANA:merit.edu:1929642> urn:ISBN:0451450523\nHTTP://Ex.COM:80"
+    legacy, urn, uri = hits(text)
+    assert (legacy.line, legacy.column, legacy.kind) == (2, 5, "urn-legacy")
+    assert (urn.kind, urn.scheme, urn.key) == ("urn", "urn", "urn:isbn:0451450523")
+    assert (uri.line, uri.column, uri.scheme, uri.key) == (3, 1, "http", "http://ex.com/")
+
+
+def test_any_scheme_inside_angle_brackets_only_registered_outside() -> None:
+    assert uris("<svn+ssh://h.example/r> svn+ssh://h.example/s") == ["svn+ssh://h.example/r"]
+    assert uris("svn+ssh://h.example/s", extra_schemes=["svn+ssh"]) == ["svn+ssh://h.example/s"]
+    assert uris("custom:thing", rules="lenient") == ["custom:thing"]
+
+
+def test_presets_and_rule_names() -> None:
+    text = '<http://a.example/> "http://b.example/" http://c.example/'
+    assert uris(text, rules="strict") == ["http://a.example/"]
+    assert uris(text, rules=["bare"]) == [
+        "http://a.example/",
+        "http://b.example/",
+        "http://c.example/",
+    ]
+    with pytest.raises(ConfigError):
+        Scanner(rules=["angle", "no-such-rule"])
+    with pytest.raises(ConfigError):
+        Scanner(rules="no-such-preset")
+
+
+def test_rejections_are_values() -> None:
+    out = scan(["<http://[::1/> see http:// and http://x.example/ ok"], rejections=True)
+    reasons = [o.reason for o in out if isinstance(o, Rejection)]
+    assert Reason.BAD_IPV6 in reasons or Reason.BAD_HOST in reasons
+    assert [o.uri for o in out if isinstance(o, Hit)] == ["http://x.example/"]
+
+
+def test_too_long_candidate_is_rejected_and_scanning_resumes() -> None:
+    long = "http://x.example/" + "a" * 100
+    out = scan([f"{long} http://y.example/"], max_candidate_len=64, rejections=True)
+    assert [type(o).__name__ for o in out] == ["Rejection", "Hit"]
+    assert out[0].reason is Reason.TOO_LONG
+    assert out[1].uri == "http://y.example/"  # type: ignore[union-attr]
+
+
+def test_feed_after_close_raises() -> None:
+    s = Scanner()
+    s.close()
+    with pytest.raises(RuntimeError):
+        s.feed("x")
