@@ -185,7 +185,9 @@ DENSE_LOOKAHEAD = 160
 def _angle_multiline(depth: int, max_len: int) -> regex.Pattern[str]:
     """``<...>`` over several lines; continuation lines carry ``depth`` quote markers."""
     if depth == 0:
-        return regex.compile(rf"<([^<>]{{0,{max_len}}})>")
+        # A blank line ends any candidate: wrapped URIs never span paragraphs, and it
+        # makes blank lines safe places to split text for parallel scanning.
+        return regex.compile(rf"<((?:[^<>\n]|\n(?![ \t\r\f\v]*\n)){{0,{max_len}}})>")
     cont = rf"\n[ \t]*(?:>[ \t]?){{{depth}}}(?![ \t]*>)"
     return regex.compile(rf"<((?:[^<>\n]|{cont}){{0,{max_len}}})>")
 

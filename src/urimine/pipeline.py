@@ -1,0 +1,150 @@
+"""From inputs to records: sources, then the scanner, in one process or several.
+
+``iter_records`` is what the CLI, the link index and the Spark job share: it reads each
+input with :mod:`urimine.sources`, scans every unit with a fresh :class:`Scanner` and
+yields :class:`Record` s in input order. With ``jobs > 1`` the scanning runs in worker
+processes; the output is identical to ``jobs=1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from urimine.errors import SourceError
+from urimine.model import Hit
+from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
+from urimine.sources import Unit, iter_inputs, open_units
+
+__all__ = ["Options", "Record", "iter_records", "unit_records"]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Extraction options; frozen and picklable so workers (and Spark) can take them."""
+
+    rules: str | tuple[str, ...] = "default"
+    max_candidate_len: int = DEFAULT_MAX_CANDIDATE_LEN
+    extra_schemes: tuple[str, ...] = ()
+    encoding: str | None = None
+
+    def scanner(self) -> Scanner:
+        """A fresh scanner with these options."""
+        return Scanner(
+            rules=self.rules,
+            max_candidate_len=self.max_candidate_len,
+            extra_schemes=self.extra_schemes,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A hit with where it was found."""
+
+    hit: Hit
+    source: str
+    doc_index: int
+    part: str | None = None
+    message_id: str | None = None
+    record_id: str | None = None
+    target_uri: str | None = None
+    is_mail: bool = False
+    is_warc: bool = False
+
+    @property
+    def document(self) -> tuple[str, int]:
+        """Identity of the document (file, message or WARC record) the hit is in."""
+        return (self.source, self.doc_index)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON Lines fields (issue 3): hit fields plus provenance."""
+        h = self.hit
+        out: dict[str, Any] = {
+            "uri": h.uri,
+            "key": h.key,
+            "kind": h.kind,
+            "scheme": h.scheme,
+            "context": h.context,
+            "source": self.source,
+            "line": h.line,
+            "column": h.column,
+            "start": h.start,
+            "end": h.end,
+            "alternative": h.alternative,
+        }
+        if self.is_mail:
+            out["message_index"] = self.doc_index
+            out["message_id"] = self.message_id
+            out["part"] = self.part
+        if self.is_warc:
+            out["record_index"] = self.doc_index
+            out["record_id"] = self.record_id
+            out["target_uri"] = self.target_uri
+        return out
+
+
+def _record(unit: Unit, hit: Hit) -> Record:
+    return Record(
+        hit,
+        unit.source,
+        unit.doc_index,
+        unit.part,
+        unit.message_id,
+        unit.record_id,
+        unit.target_uri,
+        unit.is_mail,
+        unit.is_warc,
+    )
+
+
+def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
+    """Scan one unit sequentially (streaming its chunks)."""
+    scanner = options.scanner()
+    for chunk in unit.chunks:
+        for item in scanner.feed(chunk):
+            if isinstance(item, Hit):
+                yield _record(unit, item)
+    for item in scanner.close():
+        if isinstance(item, Hit):
+            yield _record(unit, item)
+
+
+def iter_records(
+    paths: Sequence[str],
+    options: Options = Options(),
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+    on_error: Callable[[SourceError], None] | None = None,
+) -> Iterator[Record]:
+    """Every hit of every input, in input order.
+
+    A source that cannot be read completely is passed to ``on_error`` (after what could
+    be read was yielded) and the run goes on; without ``on_error`` it is raised.
+    """
+    units = _all_units(paths, options, progress, notice, on_error)
+    if jobs <= 1:
+        for unit in units:
+            yield from unit_records(unit, options)
+        return
+    from urimine.parallel import parallel_records
+
+    yield from parallel_records(units, options, jobs)
+
+
+def _all_units(
+    paths: Sequence[str],
+    options: Options,
+    progress: Callable[[int], None] | None,
+    notice: Callable[[str], None] | None,
+    on_error: Callable[[SourceError], None] | None,
+) -> Iterator[Unit]:
+    for path in iter_inputs(paths):
+        try:
+            yield from open_units(path, encoding=options.encoding, progress=progress, notice=notice)
+        except SourceError as err:
+            if on_error is None:
+                raise
+            on_error(err)
