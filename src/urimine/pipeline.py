@@ -17,7 +17,39 @@ from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 from urimine.sources import Unit, iter_inputs, open_units
 
-__all__ = ["Options", "Record", "iter_records", "unit_records"]
+__all__ = ["Options", "Record", "Stats", "iter_records", "unit_records"]
+
+
+@dataclass(slots=True)
+class Stats:
+    """Counters a run keeps as it goes (documents, units, decoding defects, errors)."""
+
+    documents: int = 0
+    units: int = 0
+    defects: int = 0
+    errors: int = 0
+    inputs: int = 0
+    hits: int = 0
+    written: int = 0
+    defect_messages: list[str] | None = None
+    """When a list, each defect is appended as ``"SOURCE: message N: defect"``."""
+
+    def note_unit(self, unit: Unit, last_doc: tuple[str, int] | None) -> tuple[str, int]:
+        doc = (unit.source, unit.doc_index)
+        self.units += 1
+        if doc != last_doc:
+            self.documents += 1
+        return doc
+
+    def note_defects(self, unit: Unit) -> None:
+        if not unit.defects:
+            return
+        self.defects += len(unit.defects)
+        if self.defect_messages is not None:
+            where = f"{unit.source}: document {unit.doc_index}"
+            if unit.part:
+                where += f" part {unit.part}"
+            self.defect_messages.extend(f"{where}: {d}" for d in unit.defects)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +150,14 @@ def iter_records(
     progress: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
     on_error: Callable[[SourceError], None] | None = None,
+    stats: Stats | None = None,
 ) -> Iterator[Record]:
     """Every hit of every input, in input order.
 
     A source that cannot be read completely is passed to ``on_error`` (after what could
     be read was yielded) and the run goes on; without ``on_error`` it is raised.
     """
-    units = _all_units(paths, options, progress, notice, on_error)
+    units = _all_units(paths, options, progress, notice, on_error, stats or Stats())
     if jobs <= 1:
         for unit in units:
             yield from unit_records(unit, options)
@@ -140,11 +173,19 @@ def _all_units(
     progress: Callable[[int], None] | None,
     notice: Callable[[str], None] | None,
     on_error: Callable[[SourceError], None] | None,
+    stats: Stats,
 ) -> Iterator[Unit]:
+    last_doc: tuple[str, int] | None = None
     for path in iter_inputs(paths):
+        stats.inputs += 1
         try:
-            yield from open_units(path, encoding=options.encoding, progress=progress, notice=notice)
+            units = open_units(path, encoding=options.encoding, progress=progress, notice=notice)
+            for unit in units:
+                last_doc = stats.note_unit(unit, last_doc)
+                yield unit  # the consumer reads its chunks before asking for the next
+                stats.note_defects(unit)
         except SourceError as err:
+            stats.errors += 1
             if on_error is None:
                 raise
             on_error(err)

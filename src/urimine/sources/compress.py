@@ -20,7 +20,10 @@ from typing import Any
 from urimine.errors import MissingExtraError
 
 BLOCK = 1 << 20
-"""Raw read size, and the cap on decompressed output per call."""
+"""Raw read size."""
+OUT_CAP = 8 << 20
+"""Cap on decompressed output per call: bounds memory on highly compressible input
+while keeping zlib's ``unconsumed_tail`` re-copying rare."""
 _ZSTD_FEED = 1 << 14
 """zstandard's decompressobj has no output cap; feed it small pieces instead."""
 
@@ -62,18 +65,18 @@ class _Member:
         return bool(self._obj.eof)
 
     def pieces(self, data: bytes) -> Iterator[bytes]:
-        """Decompress *data*, at most about ``BLOCK`` bytes per yielded piece."""
+        """Decompress *data*, at most about ``OUT_CAP`` bytes per yielded piece."""
         obj = self._obj
         if self.kind == "zstd":
             yield from self._zstd_pieces(data)
         elif self.kind == "gzip":
-            yield obj.decompress(data, BLOCK)
+            yield obj.decompress(data, OUT_CAP)
             while obj.unconsumed_tail and not obj.eof:
-                yield obj.decompress(obj.unconsumed_tail, BLOCK)
+                yield obj.decompress(obj.unconsumed_tail, OUT_CAP)
         else:
-            yield obj.decompress(data, BLOCK)
+            yield obj.decompress(data, OUT_CAP)
             while not obj.eof and not obj.needs_input:
-                yield obj.decompress(b"", BLOCK)
+                yield obj.decompress(b"", OUT_CAP)
         if self.kind != "zstd":
             self.leftover = obj.unused_data if obj.eof else b""
 

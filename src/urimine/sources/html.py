@@ -31,15 +31,19 @@ _DROP = re.compile(
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
 _LINK_TAG = re.compile(
-    rf"<[A-Za-z][A-Za-z0-9:-]*(?=\s[^>]{{0,{_N}}}?(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*=)"
+    rf"<([A-Za-z][A-Za-z0-9:-]*)(?=\s[^<]{{0,{_N}}}?(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*=)"
     rf"({_IN_TAG})>"
 )
 """A start tag that has an ``href`` or ``src`` attribute (case-insensitive)."""
+_BLOCK_WORDS = (
+    "address article aside blockquote br caption dd div dl dt fieldset figcaption figure footer "
+    "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table tbody td tfoot th thead "
+    "title tr ul option select textarea"
+)
+_BLOCK_NAMES = frozenset(_BLOCK_WORDS.split())
+"""Elements that end a line of visible text (so neighbouring cells do not run together)."""
 _BLOCK_TAG = re.compile(
-    r"</?(?:address|article|aside|blockquote|br|caption|dd|div|dl|dt|fieldset|figcaption|"
-    r"figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tbody|td|tfoot|"
-    rf"th|thead|title|tr|ul|option|select|textarea)\b{_IN_TAG}>",
-    re.I,
+    rf"</?(?:{'|'.join(sorted(_BLOCK_NAMES, key=len, reverse=True))})\b{_IN_TAG}>", re.I
 )
 _ANY_TAG = re.compile(rf"</?[A-Za-z][A-Za-z0-9:-]*{_IN_TAG}>")
 _MARK = "\ue000"
@@ -89,7 +93,7 @@ def _resolver() -> Callable[[str, str], str]:
 
 def absolutize(ref: str, base: str | None) -> str | None:
     """*ref* as an absolute URI, or None when it cannot be made one or is not wanted."""
-    ref = _STRIP_IN_URL.sub("", ref)
+    ref = _STRIP_IN_URL.sub("", ref).strip()
     if not ref or ref.lower().startswith(_DROP_SCHEMES):
         return None
     if _SCHEME.match(ref):
@@ -134,9 +138,9 @@ def html_to_text(html: str, base: str | None) -> str:
     uris: list[str] = []
 
     def link(match: re.Match[str]) -> str:
-        found = _link_lines(match.group(1), base)
+        found = _link_lines(match.group(2), base)
         if not found:
-            return "\n"
+            return "\n" if match.group(1).lower() in _BLOCK_NAMES else ""
         uris.append("".join(found))
         return f"{_MARK}{len(uris) - 1}{_MARK}"
 

@@ -1,0 +1,81 @@
+"""HTML to text: visible text, link targets as <ABSOLUTE-URI> lines, base resolution."""
+
+from __future__ import annotations
+
+import pytest
+
+from urimine.sources.html import absolutize, html_to_text
+
+
+def lines(html: str, base: str | None = None) -> list[str]:
+    return [line for line in html_to_text(html, base).splitlines() if line.strip()]
+
+
+def test_links_stand_where_they_are_on_their_own_lines() -> None:
+    out = html_to_text('before <a href="http://a.example/x">anchor</a> after', None)
+    assert out == "before \n<http://a.example/x>\nanchor after"
+
+
+def test_relative_links_resolve_against_the_outer_base() -> None:
+    # RFC 3986 section 5.4.1 examples, base http://a/b/c/d;p?q
+    out = lines('<a href="g">1</a><a href="../g">2</a><a href="//g">3</a>', "http://a/b/c/d;p?q")
+    assert [x for x in out if x.startswith("<")] == [
+        "<http://a/b/c/g>",
+        "<http://a/b/g>",
+        "<http://g>",
+    ]
+
+
+def test_base_href_inside_the_document_wins_and_may_itself_be_relative() -> None:
+    html = '<head><base href="/docs/"></head><a href="x.html">x</a>'
+    assert "<http://outer.example/docs/x.html>" in lines(html, "http://outer.example/a/b")
+
+
+def test_relative_links_without_any_base_are_dropped() -> None:
+    assert lines('<a href="page.html">p</a><img src="i.png">') == ["p"]
+
+
+@pytest.mark.parametrize("href", ["javascript:alert(1)", " JavaScript:void(0)", "data:,x", ""])
+def test_unwanted_references_are_dropped(href: str) -> None:
+    assert absolutize(href, "http://b.example/") is None
+
+
+def test_entities_are_decoded_exactly_once() -> None:
+    out = html_to_text('<a href="http://e.example/?a=1&amp;amp;b=2">x &amp;lt; y</a>', None)
+    assert "<http://e.example/?a=1&amp;b=2>" in out
+    assert "x &lt; y" in out
+
+
+def test_escaped_angle_brackets_in_text_become_real_ones() -> None:
+    assert html_to_text("see &lt;http://t.example/&gt;", None) == "see <http://t.example/>"
+
+
+def test_script_style_and_comments_are_invisible() -> None:
+    html = (
+        "<style>a{background:url(http://css.example/)}</style>"
+        "<script>var u = '<a href=\"http://js.example/\">';</script>"
+        "<!-- http://comment.example/ -->visible"
+    )
+    assert html_to_text(html, None) == "visible"
+
+
+def test_block_tags_separate_words_and_inline_tags_do_not() -> None:
+    assert lines("<td>http://a.example</td><td>http://b.example</td>") == [
+        "http://a.example",
+        "http://b.example",
+    ]
+    assert html_to_text("http://x.example/<b>path</b>", None) == "http://x.example/path"
+
+
+def test_attribute_values_are_trimmed_and_lose_tabs_and_newlines() -> None:
+    assert lines('<a href="  http://w.example/a\n/b  ">w</a>')[0] == "<http://w.example/a/b>"
+
+
+def test_quoted_greater_than_inside_a_tag() -> None:
+    out = html_to_text('<img alt="a > b" src="http://q.example/i.png">', None)
+    assert out == "\n<http://q.example/i.png>\n"
+
+
+def test_unclosed_tag_is_left_as_text_and_does_not_hang() -> None:
+    text = "<a " + 'x="' * 2000 + "<b " * 2000
+    assert html_to_text(text, None).startswith("<a ")

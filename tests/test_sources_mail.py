@@ -1,0 +1,219 @@
+"""Mail: mbox/Maildir/.eml containers, the MIME walker, header units, real list archives."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from urimine.sources import iter_inputs, open_units
+from urimine.sources.mail import decode_value, message_units
+from urimine.sources.mbox import split_mbox, unescape_message
+from urimine.sources.unit import Unit
+
+FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+MAIL = SHARED / "corpora" / "mail"
+
+
+def units_of(path: Path | str) -> list[Unit]:
+    return list(open_units(str(path)))
+
+
+def text(unit: Unit) -> str:
+    return "".join(unit.chunks)
+
+
+def by_part(path: Path) -> dict[str | None, str]:
+    return {u.part: text(u) for u in units_of(path)}
+
+
+# --- the nested fixture: multipart/mixed > alternative(QP plain, HTML), rfc822, base64 ---
+
+
+def test_nested_parts_follow_imap_numbering() -> None:
+    units = units_of(FIXTURES / "nested.eml")
+    assert [u.part for u in units] == ["headers", "1.1", "1.2", "2.headers", "2.1", "3"]
+    assert {u.message_id for u in units} == {"nested-1@example.org"}
+    assert all(u.is_mail and u.doc_index == 0 for u in units)
+
+
+def test_quoted_printable_url_is_whole_after_decoding() -> None:
+    body = by_part(FIXTURES / "nested.eml")["1.1"]
+    assert "<https://git.example.org/repo.git/commit/?id=0123456789abcdef>" in body
+    assert body.endswith("café")  # =C3=A9 decoded once, as UTF-8
+
+
+def test_html_part_links_are_resolved_against_base_href() -> None:
+    html = by_part(FIXTURES / "nested.eml")["1.2"]
+    assert "\n<https://www.example.org/docs/faq.html?a=1&b=2>\n" in html
+    assert "\n<https://www.example.org/docs/guide/img/logo.png>\n" in html
+    assert "javascript" not in html and "<p>" not in html
+
+
+def test_base64_part_honours_its_charset() -> None:
+    assert by_part(FIXTURES / "nested.eml")["3"] == "Base64 part: http://b64.example.org/é\n"
+
+
+def test_forwarded_message_has_its_own_header_unit() -> None:
+    parts = by_part(FIXTURES / "nested.eml")
+    assert parts["2.headers"] == "List-Post: <mailto:fwd@example.org>\n"
+    assert parts["2.1"] == "Forwarded: http://forwarded.example.org/x"
+
+
+def test_header_unit_keeps_uri_fields_one_per_line() -> None:
+    lines = by_part(FIXTURES / "nested.eml")["headers"].splitlines()
+    assert lines == [
+        "List-Archive: <https://lists.example.org/archive",
+        "List-Subscribe: <https://lists.example.org/subscribe>, "
+        "<mailto:list-request@example.org?subject=subscribe>",
+        "Archived-At: <https://lists.example.org/msg/1>",
+        "X-Tracker: see <https://tracker.example.org/issue/7>",
+    ]  # no From/To/Message-ID/Received, folded List-Subscribe unfolded
+
+
+def test_broken_base64_salvages_text_and_records_a_defect() -> None:
+    (unit,) = units_of(FIXTURES / "broken-base64.eml")
+    assert "bad base64" in unit.defects
+    assert text(unit).startswith("Broken but http://salvage.example.org/ok")
+
+
+def test_format_flowed_is_undone() -> None:
+    body = by_part(FIXTURES / "flowed.eml")["1"]
+    assert "<https://example.org/a/very/long/path/that/was/flowed>" in body  # DelSp=yes
+    assert "\nFrom the start, space-stuffed.\n" in body  # stuffing removed
+    assert "> quoted text that is flowed too\n" in body
+    assert "\n-- \nsig" in body  # the signature separator is not flowed
+
+
+def test_maildir_is_one_input_read_cur_then_new() -> None:
+    maildir = FIXTURES / "maildir"
+    assert list(iter_inputs([str(maildir)])) == [str(maildir)]
+    units = units_of(maildir)
+    assert [(u.doc_index, u.message_id) for u in units] == [
+        (0, "md1@example.org"),
+        (1, "md2@example.org"),
+        (2, "md3@example.org"),
+    ]
+
+
+# --- small constructed cases ---
+
+
+def msg(head: str, body: str) -> bytes:
+    return (head.strip("\n") + "\n\n" + body).encode("utf-8")
+
+
+def test_content_location_is_the_base_of_an_html_part() -> None:
+    raw = msg(
+        "Content-Type: text/html\nContent-Location: http://cl.example/dir/page.html",
+        '<a href="other.html">x</a>',
+    )
+    units = {u.part: u for u in message_units(raw, "m", 0)}
+    assert text(units["headers"]) == "Content-Location: http://cl.example/dir/page.html\n"
+    unit = units["1"]
+    assert unit.base_uri == "http://cl.example/dir/page.html"
+    assert "<http://cl.example/dir/other.html>" in text(unit)
+
+
+def test_missing_closing_boundary_is_a_defect_not_an_error() -> None:
+    raw = msg(
+        'Content-Type: multipart/mixed; boundary="b"',
+        "--b\nContent-Type: text/plain\n\nhttp://still.example/\n",
+    )
+    units = list(message_units(raw, "m", 0))
+    assert [text(u) for u in units] == ["http://still.example/\n"]
+    assert "missing closing boundary" in units[0].defects
+
+
+def test_unknown_charset_falls_back_with_a_defect() -> None:
+    raw = msg("Content-Type: text/plain; charset=x-klingon", "caf\xe9")
+    (unit,) = message_units(raw.replace(b"\xc3\xa9", b"\xe9"), "m", 0)
+    assert text(unit) == "café"  # not UTF-8, so Windows-1252
+    assert unit.defects == ["unknown charset 'x-klingon'"]
+
+
+def test_charset_label_cannot_name_a_bytes_codec() -> None:
+    raw = msg("Content-Type: text/plain; charset=zlib_codec", "plain http://z.example/")
+    (unit,) = message_units(raw, "m", 0)
+    assert text(unit) == "plain http://z.example/"
+
+
+def test_images_are_skipped() -> None:
+    raw = msg(
+        'Content-Type: multipart/mixed; boundary="b"',
+        "--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\n%%%\n--b--\n",
+    )
+    assert list(message_units(raw, "m", 0)) == []
+
+
+def test_rfc2047_words_are_decoded() -> None:
+    assert decode_value(b"=?iso-8859-1?q?G=F6ran?= <x>") == "Göran <x>"
+    assert decode_value(b"=?bogus?q?abc?=") == "abc"
+
+
+def test_mboxrd_unescaping_and_envelope_removal() -> None:
+    raw = b"From a@b Thu Jan  1 00:00:00 1970\nSubject: s\n\n>From here\n>>From there\n"
+    assert unescape_message(raw) == b"Subject: s\n\nFrom here\n>From there\n"
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 64, 1 << 20])
+def test_mbox_split_does_not_depend_on_block_size(size: int) -> None:
+    data = b"".join(b"From x\nSubject: %d\n\nbody From x\n\n" % i for i in range(20))
+    blocks = [data[i : i + size] for i in range(0, len(data), size)]
+    messages = list(split_mbox(iter(blocks)))
+    assert len(messages) == 20
+    assert b"".join(messages) == data
+
+
+# --- the shared list archives (skipped when ../shared is absent) ---
+
+COUNTS = {
+    "spamassassin-easy_ham.mbox.gz": 2125,
+    "spamassassin-hard_ham.mbox.gz": 212,
+    "spamassassin-spam.mbox.gz": 425,
+    "usrp-users.mbox.gz": 595,
+    "linux-man.mbox.gz": 595,
+    "open-iscsi.mbox.gz": 382,
+    "jfs-discussion.mbox.gz": 340,
+    "notmuch-test-corpora.mbox": 269,
+}
+
+
+def shared(name: str) -> Path:
+    path = MAIL / name
+    if not path.exists():
+        pytest.skip(f"shared corpus not available: {path}")
+    return path
+
+
+@pytest.mark.parametrize(("name", "count"), COUNTS.items())
+def test_message_counts_match_sources_md(name: str, count: int) -> None:
+    docs = {u.doc_index for u in open_units(str(shared(name)))}
+    # A message with neither URI header fields nor text parts (a bare PDF) has no
+    # unit, so the indexes may have gaps, but the last message is numbered count - 1.
+    assert max(docs) == count - 1
+    assert len(docs) >= count * 0.98
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(shared(name), "rb") as fh:
+        assert sum(1 for _ in split_mbox(iter(lambda: fh.read(1 << 20), b""))) == count
+
+
+def test_linux_man_qp_urls_come_out_whole() -> None:
+    body = "".join(text(u) for u in open_units(str(shared("linux-man.mbox.gz"))))
+    url = (
+        "<https://git.kernel.org/pub/scm/docs/man-pages/man-pages.git/commit/"
+        "?id=5bf82f50cf02ded2403666d6c1ee2878b8bd602e>"
+    )
+    assert url in body
+    assert "?id=3D" not in body
+
+
+def test_open_iscsi_list_archive_without_closing_bracket_stays_on_its_line() -> None:
+    headers = [u for u in open_units(str(shared("open-iscsi.mbox.gz"))) if u.part == "headers"]
+    assert len(headers) == 382
+    for unit in headers[:50]:
+        lines = text(unit).splitlines()
+        assert "List-Archive: <https://groups.google.com/group/open-iscsi" in lines
+        assert any(line.startswith("List-Subscribe: <https://") for line in lines)
