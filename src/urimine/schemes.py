@@ -30,7 +30,7 @@ AUTHORITY_SCHEMES: frozenset[str] = frozenset(
     """http https ftp ftps sftp tftp ws wss telnet tn3270 gopher wais prospero rtsp rtsps
     nntp snews ldap ldaps imap imaps pop pops smb nfs svn svn+ssh ssh rsync irc ircs irc6
     git webcal afp vnc rdp rtmp rtmps mms ipp ipps coap coaps dav davs redis rediss
-    mongodb mqtt amqp amqps""".split()
+    mongodb mqtt amqp amqps""".split()  # noqa: SIM905
 )
 
 # Schemes that may have an empty host: file:///etc/passwd (RFC 8089).
