@@ -185,3 +185,15 @@ def test_feed_after_close_raises() -> None:
     s.close()
     with pytest.raises(RuntimeError):
         s.feed("x")
+
+
+def test_quoted_code_with_many_shift_operators_is_fast() -> None:
+    # Regression (usrp-users archive): quoted C++ full of "<<" and "< std::endl" made
+    # the multi-line angle pattern backtrack exponentially.
+    line = '>     std::cout << "time:" << ((a - b)/count) * 1000 << "(ms)" << std::endl;\n> \n'
+    text = "> code:\n" + line * 200 + "> see http://x.example/done\n"
+    import time
+
+    started = time.process_time()
+    assert uris(text) == ["http://x.example/done"]
+    assert time.process_time() - started < 5

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import re
+import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
@@ -90,11 +91,16 @@ def _bare(unit: Unit) -> Unit:
     return dataclasses.replace(unit, chunks=(), defects=[])
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and reports once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def parallel_records(units: Iterable[Unit], options: Options, jobs: int) -> Iterator[Record]:
     """Scan ``units`` with ``jobs`` worker processes; same records as sequentially."""
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(jobs) as pool:
+    with ctx.Pool(jobs, initializer=_worker_init) as pool:
         queue = _Ordered(pool, options, window=4 * jobs)
         batch: list[_Item] = []
         batch_size = 0

@@ -138,27 +138,33 @@ class Config:
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
-        """Check and compile a rule selection (a preset name or rule names)."""
-        if isinstance(rules, str):
-            if rules not in PRESETS:
-                raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
-            chosen = PRESETS[rules]
-        else:
-            chosen = frozenset(rules)
-            unknown = chosen - set(ALL_RULES)
-            if unknown:
-                raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
-        if max_len < 16:
-            raise ConfigError("max_candidate_len must be at least 16")
-        schemes = registered_schemes() | {s.strip().lower() for s in extra_schemes}
-        return Config(
-            rules=chosen,
-            max_len=max_len,
-            schemes=frozenset(schemes),
-            run=_run_pattern(max_len),
-            angle_line=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
-            dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
-        )
+        """Check and compile a rule selection (a preset name or rule names); cached."""
+        chosen = rules if isinstance(rules, str) else frozenset(rules)
+        return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
+
+
+@cache
+def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str]) -> Config:
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
+        chosen = PRESETS[rules]
+    else:
+        chosen = rules
+        unknown = chosen - set(ALL_RULES)
+        if unknown:
+            raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+    if max_len < 16:
+        raise ConfigError("max_candidate_len must be at least 16")
+    schemes = registered_schemes() | extra_schemes
+    return Config(
+        rules=chosen,
+        max_len=max_len,
+        schemes=frozenset(schemes),
+        run=_run_pattern(max_len),
+        angle_line=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
+        dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
+    )
 
 
 @cache
@@ -187,9 +193,12 @@ def _angle_multiline(depth: int, max_len: int) -> regex.Pattern[str]:
     if depth == 0:
         # A blank line ends any candidate: wrapped URIs never span paragraphs, and it
         # makes blank lines safe places to split text for parallel scanning.
-        return regex.compile(rf"<((?:[^<>\n]|\n(?![ \t\r\f\v]*\n)){{0,{max_len}}})>")
-    cont = rf"\n[ \t]*(?:>[ \t]?){{{depth}}}(?![ \t]*>)"
-    return regex.compile(rf"<((?:[^<>\n]|{cont}){{0,{max_len}}})>")
+        return regex.compile(rf"<((?:[^<>\n]|\n(?![ \t\r\f\v]*\n)){{0,{max_len}}}+)>")
+    # Atomic and possessive: a space after a marker belongs to the marker, never to the
+    # text, so a failing match costs linear time (quoted code full of "<<" once took
+    # exponential time here).
+    cont = rf"(?>\n[ \t]*(?:>[ \t]?){{{depth}}})(?![ \t]*>)"
+    return regex.compile(rf"<((?:[^<>\n]|{cont}){{0,{max_len}}}+)>")
 
 
 @cache

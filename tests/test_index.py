@@ -1,0 +1,365 @@
+"""The link index (issue 4): building, incrementality, crash safety, refusal, queries."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from urimine.index.cli import index_main, query_main
+from urimine.pipeline import Options, iter_records
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+EASY_HAM = SHARED / "corpora" / "mail" / "spamassassin-easy_ham.mbox.gz"
+
+MBOX = """\
+From alice@example.org Mon Jan  1 00:00:00 2001
+Message-ID: <m1@example.org>
+Subject: one
+
+See <http://Example.COM/a> and http://example.com/b twice: http://example.com/b
+and urn:ISBN:0-395-36341-1.
+
+From bob@example.org Mon Jan  1 00:00:00 2001
+Message-ID: <m2@example.org>
+Subject: two
+
+Nothing to see here.
+
+From carol@example.org Mon Jan  1 00:00:00 2001
+Message-ID: <m3@example.org>
+Subject: three
+
+Again http://EXAMPLE.com:80/a and mailto:carol@example.org
+"""
+
+
+def _index(*args: str | Path) -> int:
+    return index_main([str(a) for a in args])
+
+
+def _query(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = query_main([str(db), *args])
+    return status, capsys.readouterr().out
+
+
+def _stats(capsys: pytest.CaptureFixture[str], db: Path) -> dict[str, object]:
+    status, out = _query(capsys, db, "stats", "--format", "jsonl")
+    assert status == 0
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def _dump(db: Path) -> list[str]:
+    """Every row of every table, in a stable order (what 'same state' means)."""
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def _doc_links(db: Path) -> dict[tuple[str, int], set[tuple[str, int]]]:
+    """(source, doc_index) -> {(key, occurrences)} for every indexed document."""
+    conn = sqlite3.connect(db)
+    out: dict[tuple[str, int], set[tuple[str, int]]] = {}
+    try:
+        for path, index in conn.execute(
+            "SELECT s.path, d.doc_index FROM document d JOIN source s ON s.id = d.source_id"
+        ):
+            out[(path, index)] = set()
+        for path, index, key, occ in conn.execute(
+            "SELECT s.path, d.doc_index, u.key, l.occurrences FROM link l"
+            " JOIN document d ON d.id = l.doc_id JOIN source s ON s.id = d.source_id"
+            " JOIN uri u ON u.id = l.uri_id"
+        ):
+            out[(path, index)].add((key, occ))
+    finally:
+        conn.close()
+    return out
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A small tree: an mbox of three messages, two text files (one without links)."""
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "list.mbox").write_text(MBOX)
+    (root / "a.txt").write_text("Read http://example.com/a, ftp://ftp.example.net/pub/ too.\n")
+    (root / "empty.txt").write_text("No links at all.\n")
+    return root
+
+
+def test_index_and_query(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    stats = _stats(capsys, db)
+    assert stats["sources"] == 3
+    assert stats["documents"] == 5  # three messages, two files (one without links)
+    assert stats["uris"] == 5
+    status, out = _query(capsys, db, "top", "-n", "1", "--format", "jsonl")
+    top = json.loads(out)
+    assert (top["key"], top["documents"], top["occurrences"]) == ("http://example.com/a", 3, 3)
+    assert top["host"] == "example.com" and top["scheme"] == "http"
+    status, out = _query(capsys, db, "links-to", "HTTP://example.com:80/%61", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert status == 0 and len(rows) == 3
+    assert {r["message_id"] for r in rows} == {"m1@example.org", "m3@example.org", ""}
+    status, out = _query(capsys, db, "links-from", str(corpus / "a.txt"))
+    assert status == 0 and "ftp://ftp.example.net/pub/" in out
+    status, out = _query(capsys, db, "top", "--scheme", "mailto", "--format", "jsonl")
+    assert [json.loads(line)["uri"] for line in out.splitlines()] == ["mailto:carol@example.org"]
+    status, out = _query(capsys, db, "top", "--host", "EXAMPLE.com", "--by", "occurrences")
+    assert [line.split() for line in out.splitlines()] == [
+        ["3", "3", "http://example.com/a"],
+        ["1", "2", "http://example.com/b"],
+    ]
+    status, out = _query(capsys, db, "hosts", "--format", "jsonl")
+    first = json.loads(out.splitlines()[0])
+    assert first == {
+        "host": "example.com",
+        "uris": 2,
+        "documents": 3,
+        "links": 4,
+        "occurrences": 5,
+    }
+
+
+def test_not_in_index(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    capsys.readouterr()
+    assert query_main([str(db), "links-to", "http://nowhere.example/"]) == 1
+    assert query_main([str(db), "links-from", "nowhere.txt"]) == 1
+    assert capsys.readouterr().err.count("not in the index") == 2
+
+
+def test_uri_count_equals_extraction_keys(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = [str(corpus)]
+    if EASY_HAM.exists():
+        inputs.append(str(EASY_HAM))
+    db = tmp_path / "links.db"
+    assert _index(db, *inputs) == 0
+    keys = {r.hit.key for r in iter_records(inputs, Options())}
+    records = sum(1 for _ in iter_records(inputs, Options()))
+    stats = _stats(capsys, db)
+    assert stats["uris"] == len(keys)
+    assert stats["occurrences"] == records
+
+
+def test_reindex_changes_nothing(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    before, stats = _dump(db), _stats(capsys, db)
+    assert _index(db, corpus, "-v") == 0
+    assert "3 unchanged" in capsys.readouterr().err
+    assert _dump(db) == before and _stats(capsys, db) == stats
+    os.utime(corpus / "list.mbox")  # touched, not changed: read again, nothing rewritten
+    assert _index(db, corpus, "-v") == 0
+    assert "0 added, 0 replaced, 3 unchanged" in capsys.readouterr().err
+    assert _stats(capsys, db) == stats
+
+
+def test_parallel_equals_sequential(corpus: Path, tmp_path: Path) -> None:
+    assert _index(tmp_path / "one.db", corpus) == 0
+    assert _index(tmp_path / "two.db", corpus, "-j", "2") == 0
+    assert _dump(tmp_path / "one.db") == _dump(tmp_path / "two.db")
+
+
+def test_changed_file_replaces_its_links(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    text = corpus / "a.txt"
+    text.write_text("Now only https://new.example/x here.\n")
+    os.utime(text, ns=(1, 1))
+    assert _index(db, corpus) == 0
+    _, out = _query(capsys, db, "links-from", str(text), "--format", "jsonl")
+    assert [json.loads(line)["key"] for line in out.splitlines()] == ["https://new.example/x"]
+    _, out = _query(capsys, db, "top", "-n", "100")
+    assert "ftp.example.net" not in out  # its only link is gone, and so is the URI
+    assert "https://new.example/x" in out
+    fresh = tmp_path / "fresh.db"
+    assert _index(fresh, corpus) == 0
+    assert _doc_links(db) == _doc_links(fresh)
+    assert _stats(capsys, db) == _stats(capsys, fresh)
+
+
+def test_shrunk_mbox_loses_documents(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    mbox = corpus / "list.mbox"
+    mbox.write_text(MBOX[: MBOX.index("From carol")])
+    assert _index(db, corpus) == 0
+    assert _stats(capsys, db)["documents"] == 4
+    assert ("mailto:carol@example.org", 1) not in set().union(*_doc_links(db).values())
+
+
+def test_new_options_reindex(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    assert _index(db, corpus, "--scheme-extra", "x-made-up", "-v") == 0
+    assert "0 unchanged, 0 unreadable" in capsys.readouterr().err
+
+
+def test_unreadable_input(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    truncated = corpus / "cut.txt.gz"
+    data = gzip.compress("".join(f"see http://cut.example/{i} ok\n" for i in range(9999)).encode())
+    truncated.write_bytes(data[: len(data) // 2])
+    missing = tmp_path / "missing.txt"
+    db = tmp_path / "links.db"
+    capsys.readouterr()
+    assert _index(db, missing, corpus) == 1
+    err = capsys.readouterr().err
+    assert f"urimine: {missing}: " in err and f"urimine: {truncated}: " in err
+    assert "Traceback" not in err
+    stats = _stats(capsys, db)
+    assert stats["incomplete_sources"] == 1  # the truncated file; the missing one not at all
+    assert stats["sources"] == 4
+    assert _index(db, corpus) == 1  # a source with an error is not skipped next time
+
+
+def _refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], db: Path, message: str) -> None:
+    data = db.read_bytes()
+    capsys.readouterr()
+    assert _index(db, tmp_path / "nothing.txt") == 2
+    assert query_main([str(db), "stats"]) == 2
+    err = capsys.readouterr().err
+    assert f"urimine: {db}: {message}" in err and "Traceback" not in err
+    assert db.read_bytes() == data
+
+
+def test_foreign_files_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    foreign = tmp_path / "foreign.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE source (x)")
+    conn.commit()
+    conn.close()
+    _refused(tmp_path, capsys, foreign, "not a urimine index")
+    other_app = tmp_path / "other.db"
+    conn = sqlite3.connect(other_app)
+    conn.execute("PRAGMA application_id = 1234")
+    conn.commit()
+    conn.close()
+    _refused(tmp_path, capsys, other_app, "not a urimine index")
+    text = tmp_path / "notes.txt"
+    text.write_text("just text\n" * 100)
+    _refused(tmp_path, capsys, text, "not a urimine index")
+
+
+def test_corrupt_refused(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    good = db.read_bytes()
+    db.write_bytes(good[: len(good) // 2])
+    _refused(tmp_path, capsys, db, "is corrupt: ")
+    db.write_bytes(good[:100] + b"\xa5" * 3996 + good[4096:])  # the schema page
+    _refused(tmp_path, capsys, db, "is corrupt: ")
+
+
+def test_other_versions_refused(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    assert _index(db, corpus) == 0
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    _refused(tmp_path, capsys, db, "index format 99 is newer")
+
+
+def test_blank_file_becomes_index(corpus: Path, tmp_path: Path) -> None:
+    db = tmp_path / "links.db"
+    db.write_bytes(b"")
+    assert _index(db, corpus) == 0
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+
+
+# -- a real corpus, killed at random moments -------------------------------------------------
+
+
+def _run_indexer(db: Path, source: Path) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "urimine.index.cli", "index", str(db), str(source)]
+    return subprocess.Popen([*cmd, "--batch", "300"], stderr=subprocess.DEVNULL)
+
+
+def _check_partial(db: Path, clean: dict[tuple[str, int], set[tuple[str, int]]]) -> int:
+    """After a kill: the file opens, is intact, and every document in it is whole."""
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()
+    partial = _doc_links(db)
+    for doc, links in partial.items():
+        assert links == clean[doc], doc
+    return len(partial)
+
+
+def test_sigkill_then_rerun_equals_clean_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not EASY_HAM.exists():
+        pytest.skip("../shared corpora are not present")
+    clean_db = tmp_path / "clean.db"
+    started = time.monotonic()
+    assert _run_indexer(clean_db, EASY_HAM).wait() == 0
+    duration = time.monotonic() - started
+    clean = _doc_links(clean_db)
+    rnd = random.Random(4)
+    seen: list[int] = []
+    for attempt in range(3):
+        db = tmp_path / f"killed{attempt}.db"
+        for _ in range(2):  # killed twice, then completed
+            proc = _run_indexer(db, EASY_HAM)
+            time.sleep(rnd.uniform(0.3, 0.9) * duration)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            seen.append(_check_partial(db, clean))
+        assert _run_indexer(db, EASY_HAM).wait() == 0
+        assert _stats(capsys, db) == _stats(capsys, clean_db)
+        assert _query(capsys, db, "top", "-n", "100") == _query(
+            capsys, clean_db, "top", "-n", "100"
+        )
+        assert _dump(db) == _dump(clean_db)
+    assert any(0 < n < len(clean) for n in seen), seen  # some kills hit mid-run
+
+
+def test_end_to_end_main_cli(corpus: Path, tmp_path: Path) -> None:
+    urimine = [sys.executable, "-m", "urimine"]
+    help_run = subprocess.run([*urimine, "index", "--help"], capture_output=True, text=True)
+    if help_run.returncode != 0 or "urimine index" not in help_run.stdout:
+        pytest.skip("the main urimine CLI does not dispatch 'index' yet")
+    db = tmp_path / "links.db"
+    assert subprocess.run([*urimine, "index", str(db), str(corpus)]).returncode == 0
+    out = subprocess.run(
+        [*urimine, "query", str(db), "top", "-n", "1"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and "http://example.com/a" in out.stdout
