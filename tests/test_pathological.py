@@ -1,0 +1,80 @@
+"""Hostile inputs finish in time linear in their size (issue 2; issue 5: within 10x).
+
+Times are CPU seconds and compared as ratios against the same amount of ordinary text
+scanned in the same test, never as absolute bounds, so a slow or busy machine does not
+make the test flaky; each measurement is the best of three.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from urimine import Scanner
+
+SIZE = 500_000
+ORDINARY_LINE = (
+    "The IETF publishes its RFCs at https://www.rfc-editor.org/rfc/rfc3986.txt; see also "
+    '<URL:ftp://ftp.example.org/pub/> and "http://example.com/a?b=c". Note: 10:30 Re:\n'
+)
+
+
+def _scan_time(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        scanner = Scanner()
+        scanner.feed(text)
+        scanner.close()
+        best = min(best, time.process_time() - started)
+    return max(best, 1e-4)
+
+
+def _ordinary(n: int) -> str:
+    return (ORDINARY_LINE * (n // len(ORDINARY_LINE) + 1))[:n]
+
+
+HOSTILE: dict[str, Callable[[int], str]] = {
+    "line without spaces": lambda n: "abcdefghij" * (n // 10),
+    "url without spaces": lambda n: "http://x.example/" + "a" * n,
+    "open angle": lambda n: "<http://" + "a" * n,
+    "runs of <": lambda n: "<" * n,
+    "runs of < and space": lambda n: "< " * (n // 2),
+    "runs of (": lambda n: "(" * n,
+    "a:a:a:": lambda n: "a:" * (n // 2),
+    "colons": lambda n: ":" * n,
+    "http:// repeated": lambda n: "http://" * (n // 7),
+    "http:// and space repeated": lambda n: "http:// " * (n // 8),
+    "<a: repeated": lambda n: "<a:" * (n // 3),
+    "NUL bytes": lambda n: "\x00" * n,
+    "replacement characters": lambda n: "\ufffd" * n,
+    "quotes": lambda n: '"' * n,
+    "quoted code": lambda n: '> x << "s" << std::endl;\n' * (n // 25),
+    "urn: repeated": lambda n: "urn:" * (n // 4),
+}
+
+
+@pytest.fixture(scope="module")
+def ordinary_time() -> float:
+    return _scan_time(_ordinary(SIZE))
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_within_ten_times_ordinary_text(name: str, ordinary_time: float) -> None:
+    ordinary = ordinary_time
+    hostile = _scan_time(HOSTILE[name](SIZE))
+    assert hostile / ordinary < 10, f"{name}: {hostile:.3f}s vs ordinary {ordinary:.3f}s"
+
+
+@pytest.mark.parametrize("name", ["runs of <", "a:a:a:", "open angle", "quoted code"])
+def test_hostile_input_scales_linearly(name: str) -> None:
+    small = _scan_time(HOSTILE[name](SIZE // 2))
+    large = _scan_time(HOSTILE[name](SIZE * 2))
+    assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
+
+
+def test_ten_megabyte_line_without_spaces(ordinary_time: float) -> None:
+    text = "x" * 10_000_000
+    assert _scan_time(text) / (ordinary_time * 20) < 10

@@ -1,0 +1,118 @@
+"""Property tests of the scanner (Hypothesis): chunking invariance, lossless offsets,
+never raising, idempotent keys."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import scan
+from urimine import Hit, Scanner, dedup_key
+
+# Text built from the pieces the rules care about, so that candidates are frequent.
+PIECES = st.sampled_from(
+    [
+        "http://",
+        "https://a.example/",
+        "ftp://h.example/p",
+        "urn:isbn:0451450523",
+        "urn:",
+        "<",
+        ">",
+        "<URL:",
+        "URL: ",
+        "<URN:ASCII:IANA:a:b>",
+        "\\",
+        '"',
+        "'",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "-",
+        "-\n",
+        "\n",
+        "\n> ",
+        "\n\n",
+        " ",
+        "\t",
+        ".",
+        ",",
+        ";",
+        ":",
+        "a",
+        "b/c",
+        "%2",
+        "0",
+        "%41",
+        "?q=1",
+        "#f",
+        "mailto:x@y.example",
+        "HTTP://X.EXAMPLE",
+        "フィ",
+        "。",
+        "\x00",
+        "\ufffd",
+        "é",
+        "a:a:",
+        "((((",
+        "<<<<",
+    ]
+)
+TEXT = st.lists(PIECES, max_size=60).map("".join) | st.text(max_size=300)
+
+
+def _split(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({c % (len(text) + 1) for c in cuts})
+    edges = [0, *points, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(edges)]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXT, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_chunking_does_not_change_results(text: str, cuts: list[int]) -> None:
+    whole = scan([text], rejections=True)
+    assert scan(_split(text, cuts), rejections=True) == whole
+    assert scan(list(text), rejections=True) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_offsets_slice_back_and_hits_are_ordered(text: str) -> None:
+    found = [h for h in scan([text]) if isinstance(h, Hit)]  # scan() checks the slices
+    starts = [h.start for h in found]
+    assert starts == sorted(starts)
+    for a, b in itertools.pairwise(found):
+        assert a.end <= b.start
+    for h in found:
+        assert h.line == text.count("\n", 0, h.start) + 1
+        assert h.column == h.start - (text.rfind("\n", 0, h.start) + 1) + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=500))
+def test_scanner_never_raises_on_arbitrary_text(text: str) -> None:
+    scanner = Scanner(rejections=True)
+    scanner.feed(text)
+    scanner.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_keys_of_hits_are_idempotent(text: str) -> None:
+    for h in scan([text]):
+        if isinstance(h, Hit):
+            assert h.key == dedup_key(h.uri)
+            assert dedup_key(h.key) == h.key
+
+
+def test_real_text_one_character_at_a_time() -> None:
+    from conftest import seed_text
+
+    for seed in ("000", "001", "004"):
+        text = seed_text(seed)
+        assert scan(list(text)) == scan([text])
