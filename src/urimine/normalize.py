@@ -89,6 +89,8 @@ def encode_stray_percent(s: str) -> str:
 
 def remove_dot_segments(path: str) -> str:
     """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation)."""
+    if "." not in path:
+        return path  # no dot segment possible: the common case, kept cheap
     inp, out = path, list[str]()
     while inp:
         if inp.startswith("../"):

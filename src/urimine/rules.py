@@ -84,6 +84,16 @@ _STOP = (
     r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
 )
 _RUN_CHAR = f"[^{_STOP}]"
+_STOP_CHAR = re.compile(f"[{_STOP}]")
+
+# Trigger prefilters for sparse text: each starts with its literal character, so the
+# regex engine skips to it at memchr-like speed, then looks around; together they match
+# every "<" and ":" that candidate_at could accept (candidate_at answers None for the
+# others, so which finder ran never changes a result).
+LT_TRIGGER = re.compile(
+    r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
+)
+COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:)")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
@@ -92,7 +102,7 @@ _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
 _LT_HEAD = regex.compile(
-    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:"
+    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:(?=[^<>])"
 )
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
 _SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -314,6 +324,10 @@ def _at_colon(
 ) -> Candidate | _PendingType | None:
     if i == 0 or buf[i - 1] not in _SCHEME_CHARS:
         return None
+    if i + 1 == len(buf):
+        return None if final else Pending
+    if _STOP_CHAR.match(buf, i + 1):
+        return None  # "Note: ", "http:" at a line end: nothing follows the colon
     m = _SCHEME_BACK.search(buf, max(floor, i - _SCHEME_MAX), i)
     if m is None:
         return None
@@ -371,6 +385,8 @@ def _bare_uri(
     e = _run_end(cfg, buf, i + 1, final)
     if e < 0:
         return Pending
+    if e == i + 3 and buf[i + 1 : e] == "//":
+        return None  # "http:// " is not a candidate (as the dense prefilter has it)
     if e - s >= cfg.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     closed = False
@@ -388,13 +404,14 @@ def _bare_uri(
         if joined is not None:
             pieces, e = joined
     uri = "".join(pieces)
-    if not closed:
-        uri = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", len(pieces) == 1)
+    if closed:
+        found = _validate(cfg, uri, scheme, bare=True)
+    else:
+        uri, found = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", len(pieces) == 1)
         e -= sum(map(len, pieces)) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
     raw_end = e + 1 if closed else e
-    found = _validate(cfg, uri, scheme, bare=True)
     if found is not None:
         reason, detail, _ = found
         return Candidate(
@@ -409,21 +426,25 @@ def _bare_uri(
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
 
 
-def _delimit(cfg: Config, uri: str, scheme: str, before: str, can_cut: bool) -> str:
+def _delimit(
+    cfg: Config, uri: str, scheme: str, before: str, can_cut: bool
+) -> tuple[str, tuple[Reason, str, int] | None]:
     """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before
-    it, trailing punctuation, and the first character the grammar does not allow."""
+    it, trailing punctuation, and the first character the grammar does not allow.
+    Returns the URI and its validation result."""
     closer = _OPENERS.get(before)
     if closer is not None:
         uri = _cut_unbalanced(uri, before, closer)
     uri = _trim(uri, len(scheme) + 1, before)
-    if not can_cut:
-        return uri
+    found = _validate(cfg, uri, scheme, bare=True)
     for _ in range(3):
-        found = _validate(cfg, uri, scheme, bare=True)
-        if found is None or found[0] not in _CUTTABLE or found[2] <= len(scheme) + 3:
+        if not can_cut or found is None or found[0] not in _CUTTABLE:
+            break
+        if found[2] <= len(scheme) + 3:
             break
         uri = _trim(uri[: found[2]], len(scheme) + 1, before)
-    return uri
+        found = _validate(cfg, uri, scheme, bare=True)
+    return uri, found
 
 
 def _cut_unbalanced(uri: str, opener: str, closer: str) -> str:

@@ -215,9 +215,12 @@ class Scanner:
 
 
 class _Triggers:
-    """Finds trigger positions: ``str.find`` while triggers are sparse (memchr speed),
-    a compiled prefilter over the next 64 KiB once many triggers in a row led nowhere
-    (runs of ``<<<<``, ``a:a:a:``), so hostile text costs C time, not Python time."""
+    """Finds trigger positions. While triggers are sparse, two prefilters that start with
+    their literal character (:data:`rules.LT_TRIGGER`, :data:`rules.COLON_TRIGGER`) skip
+    at memchr-like speed; within the look-ahead distance of an unfinished buffer's end,
+    plain ``str.find`` (the rules then wait for more text). Once many triggers in a row
+    led nowhere (runs of ``<a:``, ``ab:ab:``), a stricter prefilter takes over for the
+    next 64 KiB, so hostile text costs C time, not Python time."""
 
     __slots__ = (
         "buf",
@@ -235,10 +238,18 @@ class _Triggers:
         self.dense = dense
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
-        self.next_lt = buf.find("<", pos)
-        self.next_colon = buf.find(":", pos)
+        self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
+        self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
         self.misses = 0
         self.window = pos
+
+    def _find(self, pattern: re.Pattern[str], char: str, pos: int) -> int:
+        if pos < self.limit:
+            m = pattern.search(self.buf, pos)
+            if m is not None and m.start() < self.limit:
+                return m.start()
+            pos = self.limit
+        return self.buf.find(char, pos)
 
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
@@ -248,11 +259,10 @@ class _Triggers:
                 return m.start("colon") if m.group("colon") else m.start()
             pos = self.dense_until
             self.dense_until = -1
-        buf = self.buf
         if 0 <= self.next_lt < pos:
-            self.next_lt = buf.find("<", pos)
+            self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
         if 0 <= self.next_colon < pos:
-            self.next_colon = buf.find(":", pos)
+            self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
         lt, colon = self.next_lt, self.next_colon
         if lt < 0:
             return colon
