@@ -282,8 +282,11 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
     """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate."""
     if depth:
         content = _marker_strip(depth).sub("\n", content)
-    alt_source = _HYPHEN_BREAK.sub("", content) if "hyphen" in cfg.rules else content
-    uri = _WS.sub("", content)
+    spaced = _WS.search(content) is not None
+    alt_source = content
+    if spaced and "hyphen" in cfg.rules and "-" in content:
+        alt_source = _HYPHEN_BREAK.sub("", content)
+    uri = _WS.sub("", content) if spaced else content
     context = "angle"
     prefix = _URL_PREFIX.match(uri)
     if prefix and _SCHEME_HEAD.match(uri, prefix.end()):
@@ -300,7 +303,7 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
     inner = content.strip()
     if context == "url-prefix":
         inner = inner[4:].lstrip()
-    if scheme not in cfg.schemes and _WS.search(inner):
+    if spaced and scheme not in cfg.schemes and _WS.search(inner):
         # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
         return Candidate(start, end, context, reason=Reason.UNKNOWN_SCHEME, consume=False)
     found = _validate(cfg, uri, scheme, bare=False)
