@@ -384,7 +384,7 @@ def _bare_uri(
     context: str,
     quote: str,
     final: bool,
-) -> Candidate | _PendingType:
+) -> Candidate | _PendingType | None:
     e = _run_end(cfg, buf, i + 1, final)
     if e < 0:
         return Pending
