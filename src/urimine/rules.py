@@ -185,8 +185,12 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
 @cache
 def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
     tail = "0" if one_letter_schemes else "1"
+    # "<" only when a ">" can close it before the next "<" (or the window ends: the
+    # search runs with an end position, where \Z matches): "<http://<http://" is C time.
+    # A 1993 URN may hold a raw "<", so "<URN:" always triggers.
     return re.compile(
-        r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
+        r"<(?=[Uu][Rr][Nn]:|[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
+        r"[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>]++(?:>|\Z))"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
