@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 
 
-class Reason(str, enum.Enum):
+class Reason(enum.StrEnum):
     """Stable codes saying why a candidate is not a URI or URN."""
 
     EMPTY = "empty"
