@@ -364,11 +364,6 @@ def test_html_part_hrefs_are_found(corpora: Path) -> None:
     assert expected > 500
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='html.py: a stray quote in a tag (src="x.gif"">) pairs quotes across tags and '
-    "swallows the links between; 61 hrefs lost in spamassassin-hard_ham",
-)
 def test_html_stray_quote_does_not_swallow_links(tmp_path: Path) -> None:
     eml = tmp_path / "stray.eml"
     eml.write_bytes(

@@ -205,7 +205,6 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
     assert proc.stdout == ""
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py: unknown --kind values are accepted silently")
 def test_unknown_kind_is_a_usage_error() -> None:
     proc = run("--kind", "url", str(FIXTURES / "latin1.txt"))
     assert proc.returncode == 2
@@ -316,11 +315,6 @@ def test_output_into_missing_folder(tmp_path: Path) -> None:
     assert not (tmp_path / "nope").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sinks.AtomicOutput renames its temporary file over a FIFO or device "
-    "(-o /dev/null as root would replace /dev/null with a regular file)",
-)
 def test_output_to_a_fifo_writes_into_it(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -336,9 +330,6 @@ def test_output_to_a_fifo_writes_into_it(tmp_path: Path) -> None:
         os.close(reader)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="sinks.AtomicOutput: -o FILE gets mode 0600 (mkstemp), not umask"
-)
 def test_output_file_mode_follows_umask(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     run("--no-progress", "-o", str(target), str(FIXTURES / "sample.txt.bz2"))

@@ -78,6 +78,9 @@ def _options(args: argparse.Namespace) -> Options:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
+    unknown = _csv_set(args.kind) - {"uri", "urn", "urn-legacy"}
+    if unknown:
+        raise ConfigError(f"unknown --kind {', '.join(sorted(unknown))} (uri, urn, urn-legacy)")
     options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding)
     options.scanner()  # validates the rules and the length now, not in a worker
     return options

@@ -9,6 +9,7 @@ import contextlib
 import csv
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -75,20 +76,37 @@ def make_sink(out: TextIO, fmt: str, counts: bool = False) -> Sink:
 class AtomicOutput:
     """A text file written under a temporary name and renamed into place on success.
 
-    An interrupted or failed run removes the temporary file, so a partial output
-    never sits under the final name looking complete.
+    An interrupted or failed run removes the temporary file, so a partial output never
+    sits under the final name looking complete. The file gets the mode a plain ``open``
+    would give it (the umask, or the mode of the file it replaces). A target that exists
+    and is not a regular file (``/dev/null``, a FIFO) is written directly: it cannot be
+    replaced, and "complete-looking" does not apply to it. A symbolic link is followed.
     """
 
     def __init__(self, path: str) -> None:
-        self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
+        self.path = os.path.realpath(path)
+        self.tmp: str | None = None
         try:
-            fd, self.tmp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(path)}.", suffix=".part", dir=directory
-            )
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            st = None
         except OSError as exc:
             raise SinkError(f"{path}: {exc.strerror or exc}") from exc
-        self.stream: TextIO = open(  # noqa: SIM115 - closed by commit() or abort()
+        try:
+            if st is not None and not stat.S_ISREG(st.st_mode):
+                self.stream: TextIO = open(  # noqa: SIM115 - closed by commit() or abort()
+                    self.path, "w", encoding="utf-8", newline="", buffering=1 << 20
+                )
+                return
+            fd, self.tmp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(self.path)}.",
+                suffix=".part",
+                dir=os.path.dirname(self.path),
+            )
+            os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        except OSError as exc:
+            raise SinkError(f"{path}: {exc.strerror or exc}") from exc
+        self.stream = open(  # noqa: SIM115 - closed by commit() or abort()
             fd, "w", encoding="utf-8", newline="", buffering=1 << 20
         )
 
@@ -96,9 +114,11 @@ class AtomicOutput:
         """Flush, sync and rename the temporary file to the final name."""
         try:
             self.stream.flush()
-            os.fsync(self.stream.fileno())
+            if self.tmp is not None:
+                os.fsync(self.stream.fileno())
             self.stream.close()
-            os.replace(self.tmp, self.path)
+            if self.tmp is not None:
+                os.replace(self.tmp, self.path)
         except OSError as exc:
             self.abort()
             raise SinkError(f"{self.path}: {exc.strerror or exc}") from exc
@@ -107,5 +127,12 @@ class AtomicOutput:
         """Drop the temporary file."""
         with contextlib.suppress(OSError):
             self.stream.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.tmp)
+        if self.tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

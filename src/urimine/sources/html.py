@@ -22,7 +22,10 @@ _MAX_TAG = 8192
 """Longest tag the walker accepts; bounds the work per ``<`` on hostile input."""
 
 _N = _MAX_TAG
-_QUOTED = rf"""(?:"[^"]{{0,{_N}}}"|'[^']{{0,{_N}}}')"""
+# A quoted value may hold ">" but not "<": a stray quote (src="x.gif"">) must not pair
+# with a quote in a later tag and swallow the links between (the tag is then left as
+# text, where the scanner still finds its quoted URI).
+_QUOTED = rf"""(?:"[^"<]{{0,{_N}}}"|'[^'<]{{0,{_N}}}')"""
 _IN_TAG = rf"""[^>"']{{0,{_N}}}(?:{_QUOTED}[^>"']{{0,{_N}}}){{0,{_N}}}"""
 """The inside of a tag: quoted values may hold ``>``; every repeat is bounded."""
 _DROP = re.compile(
