@@ -37,25 +37,64 @@ def _scan_chunks(options: Options, chunks: Iterable[str]) -> Iterator[Hit | Reje
     yield from scanner.close()
 
 
-def _scan_stream(
-    unit: Unit, chunks: Iterable[str], options: Options, char_base: int, line_base: int
-) -> Iterator[Record]:
-    """Scan text that starts at ``char_base`` (a line start, ``line_base`` lines in)."""
+def _shifted_hits(
+    options: Options, chunks: Iterable[str], char_base: int, line_base: int
+) -> Iterator[Hit]:
+    """Hits of text that starts at ``char_base`` (a line start, ``line_base`` lines in)."""
     for hit in _scan_chunks(options, chunks):
         if not isinstance(hit, Hit):
             continue
         if char_base or line_base:
-            hit = dataclasses.replace(
-                hit, start=hit.start + char_base, end=hit.end + char_base, line=hit.line + line_base
+            hit = Hit(
+                hit.uri,
+                hit.raw,
+                hit.start + char_base,
+                hit.end + char_base,
+                hit.line + line_base,
+                hit.column,
+                hit.context,
+                hit.kind,
+                hit.scheme,
+                hit.key,
+                hit.alternative,
             )
+        yield hit
+
+
+def _scan_stream(
+    unit: Unit, chunks: Iterable[str], options: Options, char_base: int, line_base: int
+) -> Iterator[Record]:
+    """Scan the rest of a unit in this process."""
+    for hit in _shifted_hits(options, chunks, char_base, line_base):
         yield _record(unit, hit)
 
 
-def _scan_items(items: list[_Item], options: Options) -> list[Record]:
+# What a worker sends back per hit: the index of its piece in the task, then the Hit
+# fields. Plain tuples pickle several times faster than dataclass instances.
+_Row = tuple[int, str, str, int, int, int, int, str, str, str, str, str | None]
+
+
+def _scan_items(texts: list[tuple[str, int, int]], options: Options) -> list[_Row]:
     """Worker side: scan each piece with a fresh scanner."""
-    out: list[Record] = []
-    for unit, text, char_base, line_base in items:
-        out.extend(_scan_stream(unit, (text,), options, char_base, line_base))
+    out: list[_Row] = []
+    for n, (text, char_base, line_base) in enumerate(texts):
+        for h in _shifted_hits(options, (text,), char_base, line_base):
+            out.append(
+                (
+                    n,
+                    h.uri,
+                    h.raw,
+                    h.start,
+                    h.end,
+                    h.line,
+                    h.column,
+                    h.context,
+                    h.kind,
+                    h.scheme,
+                    h.key,
+                    h.alternative,
+                )
+            )
     return out
 
 
@@ -77,16 +116,23 @@ class _Ordered:
         self.pool = pool
         self.options = options
         self.window = window
-        self.inflight: deque[AsyncResult[list[Record]]] = deque()
+        self.inflight: deque[tuple[list[Unit], AsyncResult[list[_Row]]]] = deque()
 
     def submit(self, items: list[_Item]) -> Iterator[Record]:
-        self.inflight.append(self.pool.apply_async(_scan_items, (items, self.options)))
+        units = [item[0] for item in items]
+        texts = [(text, char_base, line_base) for _, text, char_base, line_base in items]
+        self.inflight.append((units, self.pool.apply_async(_scan_items, (texts, self.options))))
         while len(self.inflight) > self.window:
-            yield from self.inflight.popleft().get()
+            yield from self._records(*self.inflight.popleft())
 
     def drain(self) -> Iterator[Record]:
         while self.inflight:
-            yield from self.inflight.popleft().get()
+            yield from self._records(*self.inflight.popleft())
+
+    @staticmethod
+    def _records(units: list[Unit], result: AsyncResult[list[_Row]]) -> Iterator[Record]:
+        for row in result.get():
+            yield _record(units[row[0]], Hit(*row[1:]))
 
 
 def _bare(unit: Unit) -> Unit:

@@ -284,6 +284,10 @@ def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | Non
 
 def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int) -> Candidate:
     """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate."""
+    early = _unknown_scheme_with_spaces(cfg, content)
+    if early:
+        # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
+        return Candidate(start, end, "angle", reason=Reason.UNKNOWN_SCHEME, consume=False)
     if depth:
         content = _marker_strip(depth).sub("\n", content)
     spaced = _WS.search(content) is not None
@@ -304,12 +308,6 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
     if head is None:
         return Candidate(start, end, context, reason=Reason.NO_SCHEME, consume=False)
     scheme = head.group(1).lower()
-    inner = content.strip()
-    if context == "url-prefix":
-        inner = inner[4:].lstrip()
-    if spaced and scheme not in cfg.schemes and _WS.search(inner):
-        # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
-        return Candidate(start, end, context, reason=Reason.UNKNOWN_SCHEME, consume=False)
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
@@ -323,6 +321,20 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
             alternative = alt
     kind = "urn" if scheme == "urn" else "uri"
     return Candidate(start, end, context, uri, kind, scheme, alternative)
+
+
+def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace."""
+    inner = content.strip()
+    prefix = _URL_PREFIX.match(inner)
+    if prefix:
+        inner = inner[prefix.end() :].lstrip()
+    head = _SCHEME_HEAD.match(inner)
+    return (
+        head is not None
+        and head.group(1).lower() not in cfg.schemes
+        and _WS.search(inner) is not None
+    )
 
 
 # ---------------------------------------------------------------------- scheme colon
