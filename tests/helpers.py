@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import random
+import shutil
+import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
 
 from urimine import Hit, Rejection, Scanner
 
@@ -44,3 +49,14 @@ def hits(text: str, **options: object) -> list[Hit]:
 def uris(text: str, **options: object) -> list[str]:
     """The URIs of every hit, in order, checked under every chunking."""
     return [h.uri for h in hits(text, **options)]
+
+
+def urimine_exe() -> str:
+    """The installed console script (beside this interpreter, else on PATH)."""
+    beside = Path(sys.executable).with_name("urimine")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("urimine")
+    if found is None:
+        pytest.skip("the urimine command is not installed")
+    return found

@@ -19,9 +19,7 @@ import io
 import json
 import quopri
 import re
-import shutil
 import subprocess
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from html.parser import HTMLParser
@@ -30,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from helpers import urimine_exe
 from urimine import Hit, Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,17 +70,6 @@ CONTEXTS = {"angle", "url-prefix", "quote", "bare", "legacy-urn"}
 KINDS = {"uri", "urn", "urn-legacy"}
 URI_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+\Z")
 """Only characters RFC 3986 allows in a URI (for picking expectations out of data)."""
-
-
-def urimine_exe() -> str:
-    """The installed console script (beside this interpreter, else on PATH)."""
-    beside = Path(sys.executable).with_name("urimine")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("urimine")
-    if found is None:
-        pytest.skip("the urimine command is not installed")
-    return found
 
 
 def run(

@@ -11,16 +11,16 @@ from __future__ import annotations
 import gzip
 import os
 import re
-import shutil
 import signal
 import stat
 import subprocess
-import sys
 import time
 import zlib
 from pathlib import Path
 
 import pytest
+
+from helpers import urimine_exe
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "corpora" / "fixtures"
@@ -28,16 +28,6 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPORA = SHARED / "corpora"
 NUMBERED = [f"http://example.org/{i * i}" for i in range(150)]
 """The URIs of the text inside the truncation fixtures (make_fixtures.NUMBERED)."""
-
-
-def urimine_exe() -> str:
-    beside = Path(sys.executable).with_name("urimine")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("urimine")
-    if found is None:
-        pytest.skip("the urimine command is not installed")
-    return found
 
 
 def run(
