@@ -93,6 +93,8 @@ CASES = [
     ),
     ("（https://example.jp/パス）、ok", ["https://example.jp/パス"]),
     ("«http://x.example/guillemets»", ["http://x.example/guillemets"]),
+    ("uhd::rfnoc::radio_control <std::recursive_mutex> info::OUTPUT_EDGE", []),  # C++
+    ("git://git.code.sf.net/p/net-tools/code⟩ and", ["git://git.code.sf.net/p/net-tools/code"]),
     # mail headers: an unclosed "<" does not swallow the next field (open-iscsi)
     (
         "List-Archive: <https://groups.google.com/group/open-iscsi\nList-Subscribe: <https://groups.google.com/x>,\n",

@@ -77,10 +77,10 @@ class Candidate:
 # Characters that end a URI in running text: whitespace, controls, the "excluded"
 # US-ASCII characters of seed 001 2.4.3 (< > " { } | \ ^ `), and non-ASCII punctuation
 # (general punctuation, CJK symbols and punctuation, full-width and small forms,
-# guillemets, U+FFFD from undecodable input): issue 2 rule 7.
+# guillemets, mathematical brackets, U+FFFD from undecodable input): issue 2 rule 7.
 _STOP = (
     r"\s\x00-\x20\x7f-\x9f<>\"{}|\\^`"
-    r"\u00ab\u00bb\u2000-\u206f\u2e00-\u2e7f\u3000-\u303f"
+    r"\u00ab\u00bb\u2000-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
     r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
 )
 _RUN_CHAR = f"[^{_STOP}]"
@@ -565,6 +565,9 @@ def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason
     rest = uri[len(scheme) + 1 :]
     if not rest or (bare and rest == "//"):
         return Reason.EMPTY, "nothing after the scheme", -1
+    if rest[0] == ":":
+        # "std::vector", "info::OUTPUT_EDGE": a C++ scope, not a path that starts with ":".
+        return Reason.NOT_A_URI, "scheme followed by '::'", -1
     if bare and scheme in AUTHORITY_SCHEMES:
         if not rest.startswith("//"):
             return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority", -1
