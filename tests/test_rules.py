@@ -21,7 +21,12 @@ CASES = [
     ),
     ("<gopher://g.example/00/About%2\n   0Gopher>", ["gopher://g.example/00/About%20Gopher"]),
     ("<ftp:\n //quake.think.com/pub/x>", ["ftp://quake.think.com/pub/x"]),
-    ("<foo:bar/baz>", ["foo:bar/baz"]),
+    ("<foo:bar/baz> <x-y:a,b>", ["foo:bar/baz", "x-y:a,b"]),
+    # XML elements of an unregistered prefix are markup, registered schemes stay URIs
+    (
+        "<xs:complexType> <rpid:self/> </gml:pos> <sip:bob.example> <mid:1>",
+        ["sip:bob.example", "mid:1"],
+    ),
     ("<John Smith> <jsmith@example.com> <p> <br/> <first>/<second>", []),
     (
         "<a href=\"http://x.example/a\">x</a> <img src='http://x.example/i.png'>",

@@ -105,6 +105,7 @@ _LT_HEAD = regex.compile(
     r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:(?=[^<>])"
 )
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
 _SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _WS = re.compile(r"\s+")
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
@@ -308,6 +309,9 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
     if head is None:
         return Candidate(start, end, context, reason=Reason.NO_SCHEME, consume=False)
     scheme = head.group(1).lower()
+    if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
+        # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
+        return Candidate(start, end, context, uri, reason=Reason.NOT_A_URI, consume=False)
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
