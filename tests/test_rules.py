@@ -63,7 +63,8 @@ CASES = [
     ),
     ("(http://x.example/a)b", ["http://x.example/a"]),
     ("HTTP://EXAMPLE.COM/Path", ["HTTP://EXAMPLE.COM/Path"]),
-    ("Note: Re: 10:30 Subject:Hello a:a:a: http:foo http:// file: x.http:", []),
+    ("Note: Re: 10:30 Subject:Hello a:a:a: http:foo http:// file: x.http: at:/pub/x", []),
+    ("file:/etc/hosts file:///etc/passwd", ["file:/etc/hosts", "file:///etc/passwd"]),
     (
         "mailto:John.Doe@example.com. news:comp.infosystems.www.servers.unix, tel:+1-816-555-1212;",
         [

@@ -572,6 +572,9 @@ def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason
     if rest[0] == ":":
         # "std::vector", "info::OUTPUT_EDGE": a C++ scope, not a path that starts with ":".
         return Reason.NOT_A_URI, "scheme followed by '::'", -1
+    if bare and rest[0] == "/" and rest[1:2] != "/" and scheme not in EMPTY_HOST_OK:
+        # "look at:/pub/x": a path-absolute after a scheme is next to unused outside file:.
+        return Reason.NOT_A_URI, "scheme:/path without authority", -1
     if bare and scheme in AUTHORITY_SCHEMES:
         if not rest.startswith("//"):
             return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority", -1
