@@ -30,6 +30,8 @@ from urimine import rules as R
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending
+from urimine.rules.angle import at_angle
+from urimine.rules.bare import at_colon
 
 __all__ = ["Scanner"]
 
@@ -126,7 +128,10 @@ class Scanner:
                 pos = n
                 break
             floor = max(self._floor - self._base, 0)
-            res = R.candidate_at(cfg, buf, i, floor, final)
+            if buf[i] == "<":
+                res = at_angle(cfg, buf, i, final)
+            else:
+                res = at_colon(cfg, buf, i, floor, final)
             if res is None:
                 finder.miss(i)
                 pos = i + 1

@@ -1,0 +1,266 @@
+"""Delimiting rules: what a URI looks like in running text, one function per context.
+
+This module holds the configuration, the shared patterns and validation; the rules
+themselves are in :mod:`urimine.rules.angle` (``<``) and :mod:`urimine.rules.bare`
+(``:``). Each rule looks at a trigger position of a buffer and answers with a
+:class:`Candidate`, ``None`` (nothing here) or :data:`Pending` (cannot decide before
+more text arrives). The rules are those of "Recommendations for Delimiting URI in
+Context" (seed 002 Appendix E; seed 001 Appendix E; RFC 1738 appendix) plus seed 003
+section 2.5.3 for URNs and seed 000 section 3.3 for the 1993 URN form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+import regex
+
+from urimine.errors import ConfigError, Reason
+from urimine.parser import check_uri
+from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK, registered_schemes
+from urimine.urn import check_urn
+
+__all__ = ["ALL_RULES", "PRESETS", "Candidate", "Config", "Pending", "quote_depth"]
+
+ALL_RULES: tuple[str, ...] = (
+    "angle",  # <...> with whitespace inside ignored (Appendix E)
+    "url-prefix",  # URL:... and <URL:...> (Appendix E, RFC 1738)
+    "quote",  # "..." and '...' (Appendix E; HTML attributes)
+    "bare",  # whitespace-delimited, registered schemes only
+    "urn",  # urn:NID:NSS in text (seed 003 2.5.3)
+    "legacy-urn",  # <URN:enc:scheme:authority:opaque> (seed 000 3.3)
+    "hyphen",  # rejoin a URI broken after "-" at a line break (Appendix E)
+    "any-scheme",  # also unregistered schemes outside angle brackets
+)
+PRESETS: dict[str, frozenset[str]] = {
+    "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
+    "default": frozenset(ALL_RULES) - {"any-scheme"},
+    "lenient": frozenset(ALL_RULES),
+}
+
+LINE_LOOKBEHIND = 512  # how far back the start of a line is looked for (quote markers)
+_SCHEME_MAX = 64
+_MAX_QUOTE_DEPTH = 8
+
+
+class _PendingType:
+    """Sentinel: the rule cannot decide before more text arrives."""
+
+    _instance: _PendingType | None = None
+
+    def __repr__(self) -> str:
+        return "Pending"
+
+
+Pending = _PendingType()
+
+
+@dataclass(slots=True)
+class Candidate:
+    """What a rule found: a URI (``reason`` None) or a rejection, as buffer indices."""
+
+    start: int
+    end: int
+    context: str
+    uri: str = ""
+    kind: str = "uri"
+    scheme: str = ""
+    alternative: str | None = None
+    reason: Reason | None = None
+    detail: str = ""
+    too_long: bool = False
+    consume: bool = True
+    """Whether scanning resumes after ``end`` (True) or just after the trigger."""
+
+
+# Characters that end a URI in running text: whitespace, controls, the "excluded"
+# US-ASCII characters of seed 001 2.4.3 (< > " { } | \ ^ `), and non-ASCII punctuation
+# (general punctuation, CJK symbols and punctuation, full-width and small forms,
+# guillemets, mathematical brackets, U+FFFD from undecodable input): issue 2 rule 7.
+_STOP = (
+    r"\s\x00-\x20\x7f-\x9f<>\"{}|\\^`"
+    r"\u00ab\u00bb\u2000-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
+    r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
+)
+_RUN_CHAR = f"[^{_STOP}]"
+_STOP_CHAR = re.compile(f"[{_STOP}]")
+
+# Trigger prefilters for sparse text: each starts with its literal character, so the
+# regex engine skips to it at memchr-like speed, then looks around; together they match
+# every "<" and ":" that candidate_at could accept (candidate_at answers None for the
+# others, so which finder ran never changes a result).
+LT_TRIGGER = re.compile(
+    r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
+)
+COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:)")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+# A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
+# may follow a digit or "." / "+" / "-" (".http://x" in running text).
+_SCHEME_BACK = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z")
+_SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
+_URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
+_QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
+_LT_HEAD = regex.compile(
+    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:(?=[^<>])"
+)
+_URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
+_SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_WS = re.compile(r"\s+")
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
+# seed 003 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; in text the NSS ends
+# at a character of the excluded set (2.5.3), which the pchar class leaves out.
+_PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
+_QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
+_URN_TEXT = re.compile(
+    r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
+    rf"{_PCHAR}+(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
+)
+# seed 000 3.3: "<URN:" ... ">" with "\" escaping ":", ">", "\" and space.
+_LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
+_TRAIL = frozenset(".,;:!?'\"")
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+# A bare URI ends at the first character its grammar does not allow where it stands.
+_CUTTABLE = frozenset(
+    {
+        Reason.ILLEGAL_CHAR,
+        Reason.BAD_PERCENT,
+        Reason.BAD_PATH,
+        Reason.BAD_QUERY,
+        Reason.BAD_FRAGMENT,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A compiled rule set: which rules are on, the scheme list and the length bound."""
+
+    rules: frozenset[str]
+    max_len: int
+    schemes: frozenset[str]
+    run: re.Pattern[str] = field(repr=False)
+    angle_line: regex.Pattern[str] = field(repr=False)
+    dense: re.Pattern[str] = field(repr=False)
+    """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
+    that :func:`candidate_at` could accept (a superset), and few that it cannot."""
+
+    @staticmethod
+    def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
+        """Check and compile a rule selection (a preset name or rule names); cached."""
+        chosen = rules if isinstance(rules, str) else frozenset(rules)
+        return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
+
+
+@cache
+def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str]) -> Config:
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
+        chosen = PRESETS[rules]
+    else:
+        chosen = rules
+        unknown = chosen - set(ALL_RULES)
+        if unknown:
+            raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+    if max_len < 16:
+        raise ConfigError("max_candidate_len must be at least 16")
+    schemes = registered_schemes() | extra_schemes
+    return Config(
+        rules=chosen,
+        max_len=max_len,
+        schemes=frozenset(schemes),
+        run=_run_pattern(max_len),
+        angle_line=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
+        dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
+    )
+
+
+@cache
+def _run_pattern(max_len: int) -> re.Pattern[str]:
+    return re.compile(f"{_RUN_CHAR}{{0,{max_len}}}")
+
+
+@cache
+def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
+    tail = "0" if one_letter_schemes else "1"
+    # "<" only when a ">" can close it before the next "<" (or the window ends: the
+    # search runs with an end position, where \Z matches): "<http://<http://" is C time.
+    # A 1993 URN may hold a raw "<", so "<URN:" always triggers.
+    return re.compile(
+        r"<(?=[Uu][Rr][Nn]:|[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
+        r"[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>]++(?:>|\Z))"
+        rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
+        rf"(?!//[{_STOP}])(?=[^{_STOP}])"
+    )
+
+
+# Look-ahead the dense prefilter needs: it is not used within this distance of the
+# end of an unfinished buffer.
+DENSE_LOOKAHEAD = 160
+
+
+@cache
+def _angle_multiline(depth: int, max_len: int) -> regex.Pattern[str]:
+    """``<...>`` over several lines; continuation lines carry ``depth`` quote markers."""
+    if depth == 0:
+        # A blank line ends any candidate: wrapped URIs never span paragraphs, and it
+        # makes blank lines safe places to split text for parallel scanning.
+        return regex.compile(rf"<((?:[^<>\n]|\n(?![ \t\r\f\v]*\n)){{0,{max_len}}}+)>")
+    # Atomic and possessive: a space after a marker belongs to the marker, never to the
+    # text, so a failing match costs linear time (quoted code full of "<<" once took
+    # exponential time here).
+    cont = rf"(?>\n[ \t]*(?:>[ \t]?){{{depth}}})(?![ \t]*>)"
+    return regex.compile(rf"<((?:[^<>\n]|{cont}){{0,{max_len}}}+)>")
+
+
+@cache
+def _marker_strip(depth: int) -> re.Pattern[str]:
+    return re.compile(rf"\n[ \t]*(?:>[ \t]?){{{depth}}}")
+
+
+@cache
+def _hyphen_gap(depth: int) -> regex.Pattern[str]:
+    markers = rf"(?:[ \t]*>){{{depth}}}" if depth else ""
+    return regex.compile(rf"[ \t]*\r?\n{markers}[ \t]*(?={_RUN_CHAR})")
+
+
+def quote_depth(buf: str, pos: int) -> int:
+    """Number of mail quote markers (``>``) opening the line that holds ``pos``."""
+    lo = max(0, pos - LINE_LOOKBEHIND)
+    nl = buf.rfind("\n", lo, pos)
+    if nl < 0 and lo > 0:
+        return 0  # the line start is too far back to know
+    m = _QUOTE_PREFIX.match(buf, nl + 1, pos)
+    return min(m.group().count(">"), _MAX_QUOTE_DEPTH) if m else 0
+
+
+def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:
+    """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
+    rest = uri[len(scheme) + 1 :]
+    if not rest or (bare and rest == "//"):
+        return Reason.EMPTY, "nothing after the scheme", -1
+    if rest[0] == ":":
+        # "std::vector", "info::OUTPUT_EDGE": a C++ scope, not a path that starts with ":".
+        return Reason.NOT_A_URI, "scheme followed by '::'", -1
+    if bare and rest[0] == "/" and rest[1:2] != "/" and scheme not in EMPTY_HOST_OK:
+        # "look at:/pub/x": a path-absolute after a scheme is next to unused outside file:.
+        return Reason.NOT_A_URI, "scheme:/path without authority", -1
+    if bare and scheme in AUTHORITY_SCHEMES:
+        if not rest.startswith("//"):
+            return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority", -1
+        if scheme not in EMPTY_HOST_OK and rest[2:3] in ("", "/", "?", "#"):
+            return Reason.BAD_HOST, "empty host", -1
+    if scheme == "urn":
+        if "urn" not in cfg.rules:
+            return Reason.NOT_A_URI, "urn rule disabled", -1
+        found = check_urn(uri)
+    else:
+        found = check_uri(uri)
+    if found is not None:
+        return found[0], f"at {found[1]}", found[1]
+    return None

@@ -1,0 +1,120 @@
+"""Angle-bracket rules: ``<...>`` with whitespace inside ignored, ``<URL:...>``, and the
+1993 ``<URN:...>`` form (seed 002 Appendix E; RFC 1738 appendix; seed 000 section 3.3)."""
+
+from __future__ import annotations
+
+from urimine.errors import Reason
+from urimine.rules import (
+    _HYPHEN_BREAK,
+    _LEGACY_SPAN,
+    _LT_HEAD,
+    _SCHEME_HEAD,
+    _URL_PREFIX,
+    _WS,
+    _XML_NAME,
+    Candidate,
+    Config,
+    Pending,
+    _angle_multiline,
+    _marker_strip,
+    _PendingType,
+    _validate,
+    quote_depth,
+)
+from urimine.urn import check_legacy_urn
+
+__all__ = ["at_angle"]
+
+
+def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
+    head = _LT_HEAD.match(buf, i, partial=not final)
+    if head is None:
+        return None
+    if head.partial:
+        return Pending
+    if "legacy-urn" in cfg.rules and buf[i + 1 : i + 5].lower() == "urn:":
+        legacy = _legacy_urn(buf, i, final)
+        if legacy is not None:
+            return legacy
+    if "angle" not in cfg.rules and "url-prefix" not in cfg.rules:
+        return None
+    m = cfg.angle_line.match(buf, i, partial=not final)
+    depth = 0
+    if m is None:
+        depth = quote_depth(buf, i)
+        m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
+        if m is None:
+            return None
+    if m.partial:
+        return Pending
+    return _angle_candidate(cfg, m.group(1), i, m.end(), depth)
+
+
+def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
+    m = _LEGACY_SPAN.match(buf, i, partial=not final)
+    if m is None:
+        return None
+    if m.partial:
+        return Pending
+    text = m.group()
+    if check_legacy_urn(text) is not None:
+        return None  # perhaps a modern URN in brackets: let the angle rule decide
+    return Candidate(i, m.end(), "legacy-urn", text, "urn-legacy", "urn")
+
+
+def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int) -> Candidate:
+    """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate."""
+    early = _unknown_scheme_with_spaces(cfg, content)
+    if early:
+        # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
+        return Candidate(start, end, "angle", reason=Reason.UNKNOWN_SCHEME, consume=False)
+    if depth:
+        content = _marker_strip(depth).sub("\n", content)
+    spaced = _WS.search(content) is not None
+    alt_source = content
+    if spaced and "hyphen" in cfg.rules and "-" in content:
+        alt_source = _HYPHEN_BREAK.sub("", content)
+    uri = _WS.sub("", content) if spaced else content
+    context = "angle"
+    prefix = _URL_PREFIX.match(uri)
+    if prefix and _SCHEME_HEAD.match(uri, prefix.end()):
+        if "url-prefix" not in cfg.rules:
+            return Candidate(start, end, "url-prefix", reason=Reason.NOT_A_URI, consume=False)
+        uri = uri[prefix.end() :]
+        context = "url-prefix"
+    elif "angle" not in cfg.rules:
+        return Candidate(start, end, context, reason=Reason.NOT_A_URI, consume=False)
+    head = _SCHEME_HEAD.match(uri)
+    if head is None:
+        return Candidate(start, end, context, reason=Reason.NO_SCHEME, consume=False)
+    scheme = head.group(1).lower()
+    if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
+        # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
+        return Candidate(start, end, context, uri, reason=Reason.NOT_A_URI, consume=False)
+    found = _validate(cfg, uri, scheme, bare=False)
+    if found is not None:
+        reason, detail, _ = found
+        return Candidate(start, end, context, uri, reason=reason, detail=detail, consume=False)
+    alternative = None
+    if alt_source is not content:
+        alt = _WS.sub("", alt_source)
+        if context == "url-prefix":
+            alt = alt[4:]
+        if alt != uri and _validate(cfg, alt, scheme, bare=False) is None:
+            alternative = alt
+    kind = "urn" if scheme == "urn" else "uri"
+    return Candidate(start, end, context, uri, kind, scheme, alternative)
+
+
+def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace."""
+    inner = content.strip()
+    prefix = _URL_PREFIX.match(inner)
+    if prefix:
+        inner = inner[prefix.end() :].lstrip()
+    head = _SCHEME_HEAD.match(inner)
+    return (
+        head is not None
+        and head.group(1).lower() not in cfg.schemes
+        and _WS.search(inner) is not None
+    )

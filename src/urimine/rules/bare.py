@@ -1,0 +1,251 @@
+"""Rules at a scheme's colon: bare, quoted and ``URL:``-prefixed URIs, the hyphen at a
+line break, and URNs in running text (seed 002 Appendix E; seed 003 section 2.5.3)."""
+
+from __future__ import annotations
+
+from urimine.errors import Reason
+from urimine.rules import (
+    _CLOSERS,
+    _CUTTABLE,
+    _OPENERS,
+    _SCHEME_BACK,
+    _SCHEME_CHARS,
+    _SCHEME_MAX,
+    _SCHEME_SEPARATORS,
+    _STOP_CHAR,
+    _TRAIL,
+    _URL_PREFIX_BACK,
+    _URN_TEXT,
+    Candidate,
+    Config,
+    Pending,
+    _hyphen_gap,
+    _PendingType,
+    _validate,
+    quote_depth,
+)
+from urimine.urn import check_urn
+
+__all__ = ["at_colon"]
+
+
+def at_colon(
+    cfg: Config, buf: str, i: int, floor: int, final: bool
+) -> Candidate | _PendingType | None:
+    if i == 0 or buf[i - 1] not in _SCHEME_CHARS:
+        return None
+    if i + 1 == len(buf):
+        return None if final else Pending
+    if _STOP_CHAR.match(buf, i + 1):
+        return None  # "Note: ", "http:" at a line end: nothing follows the colon
+    m = _SCHEME_BACK.search(buf, max(floor, i - _SCHEME_MAX), i)
+    if m is None:
+        return None
+    s = m.start()
+    scheme = m.group().lower()
+    if scheme not in cfg.schemes and "any-scheme" not in cfg.rules:
+        # "e.g.http://x": the registered scheme is the tail after the last dot.
+        cut = scheme.rfind(".")
+        tail = scheme[cut + 1 :]
+        if (
+            cut < 0
+            or not tail[:1].isalpha()
+            or _SCHEME_SEPARATORS.search(tail)
+            or (tail not in cfg.schemes)
+        ):
+            return None
+        s += cut + 1
+        scheme = tail
+    context, raw_start, quote = _prefix_context(cfg, buf, s, floor)
+    if context is None:
+        return None
+    if scheme == "urn":
+        if "urn" not in cfg.rules:
+            return None
+        return _urn_text(cfg, buf, s, raw_start, context, quote, final)
+    return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
+
+
+def _prefix_context(cfg: Config, buf: str, s: int, floor: int) -> tuple[str | None, int, str]:
+    """What stands just before the scheme: a quote, ``URL:``, or nothing special."""
+    if s > floor:
+        before = buf[s - 1]
+        if before in "\"'" and "quote" in cfg.rules:
+            return "quote", s - 1, before
+        if before in ": " and "url-prefix" in cfg.rules:
+            m = _URL_PREFIX_BACK.search(buf, max(floor, s - 5), s)
+            if m is not None:
+                return "url-prefix", m.start(), ""
+    if "bare" in cfg.rules:
+        return "bare", s, ""
+    return None, s, ""
+
+
+def _bare_uri(
+    cfg: Config,
+    buf: str,
+    i: int,
+    s: int,
+    raw_start: int,
+    scheme: str,
+    context: str,
+    quote: str,
+    final: bool,
+) -> Candidate | _PendingType | None:
+    e = _run_end(cfg, buf, i + 1, final)
+    if e < 0:
+        return Pending
+    if e == i + 3 and buf[i + 1 : e] == "//":
+        return None  # "http:// " is not a candidate (as the dense prefilter has it)
+    if e - s >= cfg.max_len:
+        return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
+    closed = False
+    if quote == "'":
+        k = buf.find("'", i + 1, e)
+        if k >= 0:
+            e, closed = k, True
+    elif quote == '"':
+        closed = e < len(buf) and buf[e] == '"'
+    pieces = [buf[s:e]]
+    if not closed and "hyphen" in cfg.rules and pieces[0].endswith("-"):
+        joined = _hyphen_join(cfg, buf, s, e, final)
+        if isinstance(joined, _PendingType):
+            return Pending
+        if joined is not None:
+            pieces, e = joined
+    uri = "".join(pieces)
+    if closed:
+        found = _validate(cfg, uri, scheme, bare=True)
+    else:
+        uri, found = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", len(pieces) == 1)
+        e -= sum(map(len, pieces)) - len(uri)
+        if context == "quote":
+            context, raw_start = "bare", s
+    raw_end = e + 1 if closed else e
+    if found is not None:
+        reason, detail, _ = found
+        return Candidate(
+            raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
+        )
+    alternative = None
+    trimmed = sum(map(len, pieces)) - len(uri)
+    if len(pieces) > 1 and trimmed < len(pieces[-1]):
+        alt = "".join(p[:-1] for p in pieces[:-1]) + pieces[-1][: len(pieces[-1]) - trimmed]
+        if _validate(cfg, alt, scheme, bare=True) is None:
+            alternative = alt
+    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
+
+
+def _delimit(
+    cfg: Config, uri: str, scheme: str, before: str, can_cut: bool
+) -> tuple[str, tuple[Reason, str, int] | None]:
+    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before
+    it, trailing punctuation, and the first character the grammar does not allow.
+    Returns the URI and its validation result."""
+    closer = _OPENERS.get(before)
+    if closer is not None:
+        uri = _cut_unbalanced(uri, before, closer)
+    uri = _trim(uri, len(scheme) + 1, before)
+    found = _validate(cfg, uri, scheme, bare=True)
+    for _ in range(3):
+        if not can_cut or found is None or found[0] not in _CUTTABLE:
+            break
+        if found[2] <= len(scheme) + 3:
+            break
+        uri = _trim(uri[: found[2]], len(scheme) + 1, before)
+        found = _validate(cfg, uri, scheme, bare=True)
+    return uri, found
+
+
+def _cut_unbalanced(uri: str, opener: str, closer: str) -> str:
+    """``(http://x/a)b``: the URI ends at the first closer with no opener inside it."""
+    k = uri.find(closer)
+    while k >= 0:
+        if uri.count(opener, 0, k) < uri.count(closer, 0, k + 1):
+            return uri[:k]
+        k = uri.find(closer, k + 1)
+    return uri
+
+
+def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
+    """End of the run of URI characters from ``pos``; -1 if the buffer may cut it short."""
+    m = cfg.run.match(buf, pos)
+    end = m.end() if m else pos
+    if not final and end == len(buf) and end - pos < cfg.max_len:
+        return -1
+    return end
+
+
+def _hyphen_join(
+    cfg: Config, buf: str, s: int, e: int, final: bool
+) -> tuple[list[str], int] | _PendingType | None:
+    """Join the pieces of a URI broken after a hyphen at line ends (Appendix E)."""
+    gap = _hyphen_gap(quote_depth(buf, s))
+    pieces = [buf[s:e]]
+    total = e - s
+    while pieces[-1].endswith("-"):
+        g = gap.match(buf, e, partial=not final)
+        if g is None:
+            break
+        if g.partial:
+            return Pending
+        run_end = _run_end(cfg, buf, g.end(), final)
+        if run_end < 0:
+            return Pending
+        total += run_end - e
+        if total >= cfg.max_len:
+            break
+        pieces.append(buf[g.end() : run_end])
+        e = run_end
+    return (pieces, e) if len(pieces) > 1 else None
+
+
+def _trim(uri: str, min_len: int, before: str) -> str:
+    """Drop trailing sentence punctuation and unbalanced closing brackets (Appendix E)."""
+    n = len(uri)
+    while n > min_len:
+        c = uri[n - 1]
+        if c == "'" and uri.count("'", 0, n) % 2 == 0:
+            break  # "blah_'quoted'": the quote closes one inside the URI
+        if c in _TRAIL:
+            n -= 1
+        elif c in _CLOSERS:
+            opener = _CLOSERS[c]
+            if uri.count(opener, 0, n) < uri.count(c, 0, n):
+                n -= 1
+            else:
+                break
+        elif c in "*_" and before == c:
+            n -= 1
+        else:
+            break
+    return uri[:n]
+
+
+def _urn_text(
+    cfg: Config, buf: str, s: int, raw_start: int, context: str, quote: str, final: bool
+) -> Candidate | _PendingType:
+    """``urn:NID:NSS`` in text: the NSS ends at an excluded character (seed 003 2.5.3)."""
+    m = _URN_TEXT.match(buf, s, s + cfg.max_len + 1)
+    if m is not None and not final and m.end() == len(buf):
+        return Pending
+    if m is None and not final and len(buf) - s < 48:
+        return Pending  # "urn:" + NID (at most 32) + ":" may still be arriving
+    if m is None:
+        return Candidate(
+            raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID, consume=False
+        )
+    e = m.end()
+    if e - s >= cfg.max_len:
+        return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
+    closed = bool(quote) and e < len(buf) and buf[e] == quote
+    uri = buf[s:e]
+    if not closed:
+        uri = _trim(uri, 4, buf[raw_start - 1] if raw_start else "")
+        e = s + len(uri)
+        if context == "quote":
+            context, raw_start = "bare", s
+    found = check_urn(uri)
+    if found is not None:
+        return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
+    return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn")
