@@ -18,8 +18,9 @@ from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
 
 from urimine.model import Hit, Rejection
-from urimine.pipeline import Options, Record, _record
+from urimine.pipeline import Options, Record, Stats, _record
 from urimine.sources import Unit
+from urimine.sources.mail import message_units
 
 __all__ = ["parallel_records"]
 
@@ -27,7 +28,7 @@ _PIECE_TARGET = 1 << 20  # characters of text per task
 _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-process
 
 # One task: a list of (unit without its chunks, text, char_base, line_base).
-_Item = tuple[Unit, str, int, int]
+_Item = tuple[Unit, str | bytes, int, int]
 
 
 def _scan_chunks(options: Options, chunks: Iterable[str]) -> Iterator[Hit | Rejection]:
@@ -69,33 +70,47 @@ def _scan_stream(
         yield _record(unit, hit)
 
 
-# What a worker sends back per hit: the index of its piece in the task, then the Hit
-# fields. Plain tuples pickle several times faster than dataclass instances.
-_Row = tuple[int, str, str, int, int, int, int, str, str, str, str, str | None]
+# What a worker sends back per hit: the index of its piece in the task, the index of the
+# unit decoded from a raw mail message (-1 for a text piece), then the Hit fields. Plain
+# tuples pickle several times faster than dataclass instances.
+_Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None]
+# Per unit decoded from a raw message: piece index, unit index, part, message id, defects.
+_Meta = tuple[int, int, str | None, str | None, list[str]]
+# One piece of a task: text (or raw message bytes), char base, line base, source, doc index.
+_Piece = tuple[str | bytes, int, int, str, int]
 
 
-def _scan_items(texts: list[tuple[str, int, int]], options: Options) -> list[_Row]:
-    """Worker side: scan each piece with a fresh scanner."""
-    out: list[_Row] = []
-    for n, (text, char_base, line_base) in enumerate(texts):
-        for h in _shifted_hits(options, (text,), char_base, line_base):
-            out.append(
-                (
-                    n,
-                    h.uri,
-                    h.raw,
-                    h.start,
-                    h.end,
-                    h.line,
-                    h.column,
-                    h.context,
-                    h.kind,
-                    h.scheme,
-                    h.key,
-                    h.alternative,
-                )
-            )
-    return out
+def _scan_items(pieces: list[_Piece], options: Options) -> tuple[list[_Row], list[_Meta]]:
+    """Worker side: decode raw mail messages, scan each text with a fresh scanner."""
+    rows: list[_Row] = []
+    metas: list[_Meta] = []
+    for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
+        if isinstance(payload, bytes):
+            for k, unit in enumerate(message_units(payload, source, doc_index)):
+                rows.extend(_rows(n, k, _shifted_hits(options, unit.chunks, 0, 0)))
+                metas.append((n, k, unit.part, unit.message_id, unit.defects))
+        else:
+            rows.extend(_rows(n, -1, _shifted_hits(options, (payload,), char_base, line_base)))
+    return rows, metas
+
+
+def _rows(n: int, k: int, hits: Iterable[Hit]) -> Iterator[_Row]:
+    for h in hits:
+        yield (
+            n,
+            k,
+            h.uri,
+            h.raw,
+            h.start,
+            h.end,
+            h.line,
+            h.column,
+            h.context,
+            h.kind,
+            h.scheme,
+            h.key,
+            h.alternative,
+        )
 
 
 def _last_blank_line_end(text: str) -> int:
@@ -112,16 +127,18 @@ def _last_blank_line_end(text: str) -> int:
 class _Ordered:
     """Tasks in flight, yielded in submission order; at most ``window`` at once."""
 
-    def __init__(self, pool: Pool, options: Options, window: int) -> None:
+    def __init__(self, pool: Pool, options: Options, window: int, stats: Stats | None) -> None:
         self.pool = pool
         self.options = options
         self.window = window
-        self.inflight: deque[tuple[list[Unit], AsyncResult[list[_Row]]]] = deque()
+        self.stats = stats
+        self.inflight: deque[tuple[list[Unit], AsyncResult[tuple[list[_Row], list[_Meta]]]]]
+        self.inflight = deque()
 
     def submit(self, items: list[_Item]) -> Iterator[Record]:
         units = [item[0] for item in items]
-        texts = [(text, char_base, line_base) for _, text, char_base, line_base in items]
-        self.inflight.append((units, self.pool.apply_async(_scan_items, (texts, self.options))))
+        pieces = [(payload, cb, lb, u.source, u.doc_index) for u, payload, cb, lb in items]
+        self.inflight.append((units, self.pool.apply_async(_scan_items, (pieces, self.options))))
         while len(self.inflight) > self.window:
             yield from self._records(*self.inflight.popleft())
 
@@ -129,14 +146,26 @@ class _Ordered:
         while self.inflight:
             yield from self._records(*self.inflight.popleft())
 
-    @staticmethod
-    def _records(units: list[Unit], result: AsyncResult[list[_Row]]) -> Iterator[Record]:
-        for row in result.get():
-            yield _record(units[row[0]], Hit(*row[1:]))
+    def _records(
+        self, units: list[Unit], result: AsyncResult[tuple[list[_Row], list[_Meta]]]
+    ) -> Iterator[Record]:
+        rows, metas = result.get()
+        decoded: dict[tuple[int, int], Unit] = {}
+        for n, k, part, message_id, defects in metas:
+            unit = dataclasses.replace(
+                units[n], part=part, message_id=message_id, defects=defects, raw=None
+            )
+            decoded[(n, k)] = unit
+            if self.stats is not None:
+                self.stats.note_defects(unit)
+        for row in rows:
+            n, k = row[0], row[1]
+            unit = units[n] if k < 0 else decoded[(n, k)]
+            yield _record(unit, Hit(*row[2:]))
 
 
 def _bare(unit: Unit) -> Unit:
-    return dataclasses.replace(unit, chunks=(), defects=[])
+    return dataclasses.replace(unit, chunks=(), defects=[], raw=None)
 
 
 def _worker_init() -> None:
@@ -144,12 +173,17 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def parallel_records(units: Iterable[Unit], options: Options, jobs: int) -> Iterator[Record]:
-    """Scan ``units`` with ``jobs`` worker processes; same records as sequentially."""
+def parallel_records(
+    units: Iterable[Unit], options: Options, jobs: int, stats: Stats | None = None
+) -> Iterator[Record]:
+    """Scan ``units`` with ``jobs`` worker processes; same records as sequentially.
+
+    A unit carrying a raw mail message (``Unit.raw``) is decoded in the worker too.
+    """
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ctx.Pool(jobs, initializer=_worker_init) as pool:
-        queue = _Ordered(pool, options, window=4 * jobs)
+        queue = _Ordered(pool, options, window=4 * jobs, stats=stats)
         batch: list[_Item] = []
         batch_size = 0
         for unit in units:
@@ -186,6 +220,9 @@ class _Rest:
 def _pieces(unit: Unit) -> Iterator[_Item | _Rest]:
     """Cut a unit's text just after blank lines, into pieces of about _PIECE_TARGET."""
     bare = _bare(unit)
+    if unit.raw is not None:
+        yield (bare, unit.raw, 0, 0)
+        return
     chunks = iter(unit.chunks)
     pending = ""
     char_base = line_base = 0

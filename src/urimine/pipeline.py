@@ -157,14 +157,15 @@ def iter_records(
     A source that cannot be read completely is passed to ``on_error`` (after what could
     be read was yielded) and the run goes on; without ``on_error`` it is raised.
     """
-    units = _all_units(paths, options, progress, notice, on_error, stats or Stats())
+    stats = stats or Stats()
+    units = _all_units(paths, options, progress, notice, on_error, stats, raw_mail=jobs > 1)
     if jobs <= 1:
         for unit in units:
             yield from unit_records(unit, options)
         return
     from urimine.parallel import parallel_records
 
-    yield from parallel_records(units, options, jobs)
+    yield from parallel_records(units, options, jobs, stats)
 
 
 def _all_units(
@@ -174,12 +175,20 @@ def _all_units(
     notice: Callable[[str], None] | None,
     on_error: Callable[[SourceError], None] | None,
     stats: Stats,
+    *,
+    raw_mail: bool = False,
 ) -> Iterator[Unit]:
     last_doc: tuple[str, int] | None = None
     for path in iter_inputs(paths):
         stats.inputs += 1
         try:
-            units = open_units(path, encoding=options.encoding, progress=progress, notice=notice)
+            units = open_units(
+                path,
+                encoding=options.encoding,
+                progress=progress,
+                notice=notice,
+                raw_mail=raw_mail,
+            )
             for unit in units:
                 last_doc = stats.note_unit(unit, last_doc)
                 yield unit  # the consumer reads its chunks before asking for the next

@@ -45,8 +45,12 @@ def open_units(
     encoding: str | None = None,
     progress: Progress | None = None,
     notice: Notice | None = None,
+    raw_mail: bool = False,
 ) -> Iterator[Unit]:
     """Yield the units of one input (a file, a Maildir directory, or ``-`` for stdin).
+
+    With ``raw_mail`` each mail message comes as one undecoded unit (``Unit.raw``), so
+    that MIME decoding can run in worker processes (:mod:`urimine.parallel`).
 
     ``progress(n)`` gets the number of raw input bytes consumed since its last
     call (compressed bytes for compressed input); ``notice(msg)`` gets
@@ -56,7 +60,7 @@ def open_units(
     if encoding is not None and not check_encoding(encoding):
         raise ConfigError(f"unknown text encoding: {encoding!r}")
     try:
-        yield from _open(path, encoding, progress, notice)
+        yield from _open(path, encoding, progress, notice, raw_mail)
     except SourceError:
         raise
     except (CorruptStream, MissingExtraError, EOFError) as exc:
@@ -66,18 +70,22 @@ def open_units(
 
 
 def _open(
-    path: str, encoding: str | None, progress: Progress | None, notice: Notice | None
+    path: str,
+    encoding: str | None,
+    progress: Progress | None,
+    notice: Notice | None,
+    raw_mail: bool = False,
 ) -> Iterator[Unit]:
     if path == "-":
-        yield from _from_stream(sys.stdin.buffer, path, encoding, progress, notice)
+        yield from _from_stream(sys.stdin.buffer, path, encoding, progress, notice, raw_mail)
     elif os.path.isdir(path):
         if not is_maildir(path):
             raise SourceError(path, "is a directory (not a Maildir)")
         for index, message in enumerate(maildir_messages(path, progress)):
-            yield from message_units(message, path, index)
+            yield from _message(message, path, index, raw_mail)
     else:
         with open(path, "rb") as fh:
-            yield from _from_stream(fh, path, encoding, progress, notice)
+            yield from _from_stream(fh, path, encoding, progress, notice, raw_mail)
 
 
 def _from_stream(
@@ -86,6 +94,7 @@ def _from_stream(
     encoding: str | None,
     progress: Progress | None,
     notice: Notice | None,
+    raw_mail: bool = False,
 ) -> Iterator[Unit]:
     reader = BlockReader(raw_blocks(fh, progress))
     for _ in range(_MAX_NESTING + 1):
@@ -103,15 +112,23 @@ def _from_stream(
         yield from warc_units(reader, source)
     elif kind == "mbox":
         for index, message in enumerate(mbox_messages(reader.blocks())):
-            yield from message_units(message, source, index)
+            yield from _message(message, source, index, raw_mail)
     elif kind == "eml":
-        yield from message_units(b"".join(reader.blocks()), source, 0)
+        yield from _message(b"".join(reader.blocks()), source, 0, raw_mail)
     elif kind == "html":
         data = b"".join(reader.blocks())
         text, _ = decode_bytes(data, encoding)
         yield Unit(source, [html_to_text(text, None)])
     else:
         yield from _text_unit(reader, source, pick_encoding(reader.peek(4), encoding))
+
+
+def _message(raw: bytes, source: str, index: int, raw_mail: bool) -> Iterator[Unit]:
+    """The units of one mail message, or the message itself undecoded."""
+    if raw_mail:
+        yield Unit(source, (), index, is_mail=True, raw=raw)
+    else:
+        yield from message_units(raw, source, index)
 
 
 def _text_unit(reader: BlockReader, source: str, encoding: str) -> Iterator[Unit]:

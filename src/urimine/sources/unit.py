@@ -32,3 +32,6 @@ class Unit:
     is_warc: bool = False
     defects: list[str] = field(default_factory=list)
     """Non-fatal problems met while decoding (bad base64, unknown charset, ...)."""
+    raw: bytes | None = None
+    """With ``open_units(raw_mail=True)``: a whole undecoded mail message, whose units
+    :func:`urimine.sources.mail.message_units` makes (in a worker process); no chunks."""
