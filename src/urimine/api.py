@@ -12,14 +12,7 @@ __all__ = ["Deduper", "extract", "extract_chunks", "finditer"]
 
 def extract_chunks(chunks: Iterable[str], **options: object) -> Iterator[Hit]:
     """Yield every hit in text given as chunks, in order of appearance."""
-    scanner = Scanner(**options)  # type: ignore[arg-type]
-    for chunk in chunks:
-        for item in scanner.feed(chunk):
-            if isinstance(item, Hit):
-                yield item
-    for item in scanner.close():
-        if isinstance(item, Hit):
-            yield item
+    return Scanner(**options).hits(chunks)  # type: ignore[arg-type]
 
 
 def finditer(text: str, **options: object) -> Iterator[Hit]:

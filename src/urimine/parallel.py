@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
 
-from urimine.model import Hit, Rejection
+from urimine.model import Hit
 from urimine.pipeline import Options, Record, Stats, _record
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
@@ -31,20 +31,11 @@ _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-proc
 _Item = tuple[Unit, str | bytes, int, int]
 
 
-def _scan_chunks(options: Options, chunks: Iterable[str]) -> Iterator[Hit | Rejection]:
-    scanner = options.scanner()
-    for chunk in chunks:
-        yield from scanner.feed(chunk)
-    yield from scanner.close()
-
-
 def _shifted_hits(
     options: Options, chunks: Iterable[str], char_base: int, line_base: int
 ) -> Iterator[Hit]:
     """Hits of text that starts at ``char_base`` (a line start, ``line_base`` lines in)."""
-    for hit in _scan_chunks(options, chunks):
-        if not isinstance(hit, Hit):
-            continue
+    for hit in options.scanner().hits(chunks):
         if char_base or line_base:
             hit = Hit(
                 hit.uri,

@@ -132,14 +132,8 @@ def _record(unit: Unit, hit: Hit) -> Record:
 
 def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
     """Scan one unit sequentially (streaming its chunks)."""
-    scanner = options.scanner()
-    for chunk in unit.chunks:
-        for item in scanner.feed(chunk):
-            if isinstance(item, Hit):
-                yield _record(unit, item)
-    for item in scanner.close():
-        if isinstance(item, Hit):
-            yield _record(unit, item)
+    for hit in options.scanner().hits(unit.chunks):
+        yield _record(unit, hit)
 
 
 def iter_records(

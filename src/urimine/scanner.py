@@ -24,7 +24,7 @@ regular expressions, never by a Python loop over characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from urimine import rules as R
 from urimine.model import Hit, Rejection
@@ -94,6 +94,16 @@ class Scanner:
         if self._pending_len < self._need:
             return []
         return self._scan(final=False)
+
+    def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
+        """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
+        for chunk in chunks:
+            for item in self.feed(chunk):
+                if isinstance(item, Hit):
+                    yield item
+        for item in self.close():
+            if isinstance(item, Hit):
+                yield item
 
     def close(self) -> list[Hit | Rejection]:
         """Signal the end of the text; return everything still undecided."""

@@ -49,8 +49,6 @@ _MAX_QUOTE_DEPTH = 8
 class _PendingType:
     """Sentinel: the rule cannot decide before more text arrives."""
 
-    _instance: _PendingType | None = None
-
     def __repr__(self) -> str:
         return "Pending"
 
