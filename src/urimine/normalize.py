@@ -231,6 +231,23 @@ def legacy_urn_key(s: str) -> str:
     return f"<urn:ascii:{rest.lower()}"
 
 
+def simple_uri_key(scheme: str, host: str, port: str | None, path: str, tail: str) -> str:
+    """:func:`normalize_uri` of ``scheme://host[:port]path tail`` already split, for the
+    scanner's common case: a lower-case scheme, an ASCII reg-name host without escapes, a
+    digit port, and no "%" anywhere (so 6.2.2.2 changes nothing). Only case (6.2.2.1),
+    dot segments (6.2.2.3) and the port and empty path (6.2.3) are left to do."""
+    if "/." in path:
+        path = remove_dot_segments(path)
+    if not path and scheme in EMPTY_PATH_IS_SLASH:
+        path = "/"
+    if port is not None:
+        port = normalize_port(scheme, port)
+    host = host.lower()
+    if port is None:
+        return f"{scheme}://{host}{path}{tail}"
+    return f"{scheme}://{host}:{port}{path}{tail}"
+
+
 @lru_cache(maxsize=1 << 16)
 def dedup_key(s: str) -> str:
     """The key the scanner groups equivalent hits by; idempotent and total on ``str``."""

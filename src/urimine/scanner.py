@@ -208,7 +208,7 @@ class Scanner:
             context=c.context,
             kind=c.kind,
             scheme=c.scheme,
-            key=dedup_key(c.uri),
+            key=c.key or dedup_key(c.uri),
             alternative=c.alternative,
         )
 

@@ -70,6 +70,8 @@ class Candidate:
     reason: Reason | None = None
     detail: str = ""
     too_long: bool = False
+    key: str = ""
+    """The dedup key when the rule could compute it cheaply; "" means compute it."""
     consume: bool = True
     """Whether scanning resumes after ``end`` (True) or just after the trigger."""
 
@@ -97,7 +99,9 @@ COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:)")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
-_SCHEME_BACK = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z")
+# Searched backwards from the colon (REVERSE: the match found is the longest suffix, the
+# same one a forward search finds first), so the cost is the scheme's length, not 64.
+_SCHEME_BACK = regex.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z", regex.REVERSE)
 _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")

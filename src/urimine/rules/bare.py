@@ -3,7 +3,11 @@ line break, and URNs in running text (seed 002 Appendix E; seed 003 section 2.5.
 
 from __future__ import annotations
 
+import re
+
+from urimine import _abnf
 from urimine.errors import Reason
+from urimine.normalize import simple_uri_key
 from urimine.rules import (
     _CLOSERS,
     _CUTTABLE,
@@ -27,6 +31,29 @@ from urimine.rules import (
 from urimine.urn import check_urn
 
 __all__ = ["at_colon"]
+
+# The common case, decided by one C-level match at the colon: "scheme://host/path"
+# ending before whitespace, possibly followed by sentence punctuation. Everything it
+# accepts is a subset of what the general path accepts *with the same result*: an
+# RFC 3986 authority (reg-name, a port of at most 4 digits: never above 65535) and
+# path/query/fragment (3.3-3.5) without the characters the delimiting rules look at
+# (quotes, brackets, "*", IRIs), the URI part ending in a character that _trim keeps
+# and that is not a hyphen (the line-break rule), the punctuation after it exactly what
+# _trim drops. Anything else goes the general way.
+_FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
+_FAST_PCT = _abnf.PCT_ENCODED
+_FAST_BARE = re.compile(
+    r":(?=//)"
+    r"(?P<uri>//(?P<host>[A-Za-z0-9\-._~]+)(?::(?P<port>[0-9]{1,4}))?"
+    rf"(?P<path>/(?:[{_FAST_PATH_CHARS}]|{_FAST_PCT})*)?"
+    rf"(?P<tail>(?:\?(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?"
+    rf"(?:\#(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?))"
+    r"(?<![.,;:!?\-])[.,;:!?]*(?=[ \t\r\n])"
+)
+# Characters before the scheme that a rule looks at, which rule out the common case: a
+# quote (quote rule), an opener (_cut_unbalanced), "*" and "_" (_trim). ("URL:" is
+# checked apart.)
+_FAST_BLOCKERS = frozenset("\"'([{*_")
 
 
 def at_colon(
@@ -56,6 +83,22 @@ def at_colon(
             return None
         s += cut + 1
         scheme = tail
+    before = buf[s - 1] if s else ""
+    if (
+        before not in _FAST_BLOCKERS
+        and not (before in ": " and _URL_PREFIX_BACK.search(buf, max(0, s - 5), s))
+        and scheme != "urn"
+        and "bare" in cfg.rules
+    ):
+        # Nothing before the scheme that a rule looks at (no quote, no "URL:", no
+        # opener): try the common case first.
+        fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
+        if fast is not None:
+            e = fast.end("uri")
+            uri = buf[s:e]
+            host, port, path, tail = fast.group("host", "port", "path", "tail")
+            key = "" if "%" in uri else simple_uri_key(scheme, host, port, path or "", tail)
+            return Candidate(s, e, "bare", uri, "uri", scheme, key=key)
     context, raw_start, quote = _prefix_context(cfg, buf, s, floor)
     if context is None:
         return None
@@ -72,7 +115,9 @@ def _prefix_context(cfg: Config, buf: str, s: int, floor: int) -> tuple[str | No
         before = buf[s - 1]
         if before in "\"'" and "quote" in cfg.rules:
             return "quote", s - 1, before
-        if before in ": " and "url-prefix" in cfg.rules:
+        if (before == ":" or (before == " " and buf[s - 2 : s - 1] == ":")) and (
+            "url-prefix" in cfg.rules
+        ):
             m = _URL_PREFIX_BACK.search(buf, max(floor, s - 5), s)
             if m is not None:
                 return "url-prefix", m.start(), ""

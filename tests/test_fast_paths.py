@@ -1,0 +1,159 @@
+"""The scanner's shortcuts are optimisations only: with them switched off (every
+candidate taking the general rule-by-rule path), the output is the same, field by field.
+
+The shortcuts are the one-match bare URI of :mod:`urimine.rules.bare` (``_FAST_BARE``)
+and its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import scan
+from urimine import Scanner
+from urimine.normalize import normalize_uri, simple_uri_key
+from urimine.rules import bare
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "corpora"
+_NEVER = re.compile(r"(?!)")
+
+
+def _both(text: str, monkeypatch: pytest.MonkeyPatch, **options: object) -> tuple[list, list]:
+    fast = scan([text], rejections=True, **options)
+    with monkeypatch.context() as m:
+        m.setattr(bare, "_FAST_BARE", _NEVER)
+        general = scan([text], rejections=True, **options)
+    return fast, general
+
+
+# Pieces that sit on the edges of the shortcut: what may stand before a scheme, the
+# characters its grammar leaves out, trailing punctuation, hyphens at line ends, ports.
+PIECES = st.sampled_from(
+    [
+        "http://",
+        "https://",
+        "ftp://",
+        "HTTP://",
+        "file://",
+        "mailto:",
+        "urn:isbn:1",
+        "URL:",
+        "url: ",
+        "e.g.",
+        "a.example",
+        "EXAMPLE.org",
+        "/",
+        "/./",
+        "/../",
+        "/.",
+        "?",
+        "#",
+        "&x=1",
+        "%41",
+        "%7e",
+        "%zz",
+        "%",
+        ":80",
+        ":8080",
+        ":0080",
+        ":99999",
+        ":",
+        "@",
+        "user@",
+        ".",
+        ",",
+        ";",
+        "!",
+        "-",
+        "-\n",
+        "_",
+        "*",
+        "~",
+        "'",
+        '"',
+        "(",
+        ")",
+        "[",
+        "]",
+        "<",
+        ">",
+        "\n> ",
+        " ",
+        "\t",
+        "\n",
+        "\u00e9",
+        "\u3002",
+        "x",
+        "1",
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_shortcut_changes_nothing_on_generated_text(text: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, general = _both(text, monkeypatch)
+        assert fast == general
+        fast, general = _both(text, monkeypatch, rules="lenient")
+        assert fast == general
+
+
+def _corpus_slices() -> Iterator[tuple[str, str]]:
+    for path in sorted((ROOT / "corpora" / "rfc").glob("*.txt")):
+        yield path.name, path.read_text("utf-8", errors="replace")
+    for name in ("docs/gutenberg-newsletters.txt.gz", "mail/usrp-users.mbox.gz"):
+        path = SHARED / name
+        if path.exists():
+            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
+                yield name, f.read(3_000_000)
+
+
+@pytest.mark.parametrize("name,text", list(_corpus_slices()), ids=lambda v: str(v)[:40])
+def test_shortcut_changes_nothing_on_real_text(
+    name: str, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast, general = _both(text, monkeypatch)
+    assert fast == general
+
+
+def test_shortcut_is_taken() -> None:
+    """Guard for the tests above: the common case really takes the shortcut."""
+    scanner = Scanner()
+    calls = 0
+    original = bare._bare_uri
+
+    def counting(*args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "_bare_uri", counting)
+        found = scanner.feed("see http://example.org/a/b?c=d#e. and HTTP://x.example:8080 ok\n")
+        found += scanner.close()
+    assert [h.raw for h in found] == ["http://example.org/a/b?c=d#e", "HTTP://x.example:8080"]
+    assert calls == 0
+
+
+_HOST = st.from_regex(r"\A[A-Za-z0-9\-._~]{1,12}\Z")
+_PORT = st.none() | st.from_regex(r"\A[0-9]{1,4}\Z")
+_PATH = st.from_regex(r"\A(/[A-Za-z0-9\-._~!$&+,;=:@]{0,6}){0,4}\Z")
+_TAIL = st.from_regex(r"\A(\?[A-Za-z0-9\-._~!$&+,;=:@/?]{0,8})?(#[A-Za-z0-9/?.]{0,8})?\Z")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["http", "https", "ftp", "ws", "gopher", "foo"]), _HOST, _PORT, _PATH, _TAIL)
+def test_simple_key_is_normalize_uri(
+    scheme: str, host: str, port: str | None, path: str, tail: str
+) -> None:
+    uri = f"{scheme}://{host}{'' if port is None else ':' + port}{path}{tail}"
+    assert simple_uri_key(scheme, host, port, path, tail) == normalize_uri(uri)
