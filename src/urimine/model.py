@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from urimine.errors import Reason
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """One URI or URN found in text.
 
-    ``text[start:end] == raw`` always holds for the text the scanner was fed.
+    ``text[start:end] == raw`` always holds for the text the scanner was fed. Immutable
+    and hashable; a named tuple rather than a frozen dataclass because the scanner makes
+    one per hit and a tuple is built several times faster.
     """
 
     uri: str

@@ -31,7 +31,7 @@ from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending
 from urimine.rules.angle import at_angle
-from urimine.rules.bare import at_colon
+from urimine.rules.bare import at_colon, shortcut
 
 __all__ = ["Scanner"]
 
@@ -125,6 +125,9 @@ class Scanner:
         cfg = self._cfg
         stalled = False
         finder = _Triggers(buf, pos, cfg.dense, final)
+        base = self._base
+        floor = max(self._floor - base, 0)
+        want_rejections = self._want_rejections
         while True:
             if self._skip_to_space:
                 m = _WHITESPACE.search(buf, pos)
@@ -137,10 +140,16 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
-            floor = max(self._floor - self._base, 0)
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
             else:
+                fast = shortcut(cfg, buf, i, floor)
+                if fast is not None:
+                    s, pos, scheme, key = fast
+                    out.append(self._make_hit(buf, s, pos, buf[s:pos], "bare", "uri", scheme, key))
+                    floor = pos
+                    self._floor = base + pos
+                    continue
                 res = at_colon(cfg, buf, i, floor, final)
             if res is None:
                 finder.miss(i)
@@ -151,20 +160,19 @@ class Scanner:
                 stalled = True
                 break
             assert isinstance(res, Candidate)
-            if res.reason is not None and not res.consume:
-                if self._want_rejections:
-                    out.append(self._rejection(buf, res))
-                finder.miss(i)
-                pos = i + 1
-                continue
-            pos = res.end
-            self._floor = self._base + res.end
             if res.reason is None:
                 out.append(self._hit(buf, res))
-            elif self._want_rejections:
-                out.append(self._rejection(buf, res))
-            if res.too_long:
-                self._skip_to_space = True
+            else:
+                if want_rejections:
+                    out.append(self._rejection(buf, res))
+                if not res.consume:
+                    finder.miss(i)
+                    pos = i + 1
+                    continue
+                if res.too_long:
+                    self._skip_to_space = True
+            pos = floor = res.end
+            self._floor = base + pos
         self._retain(buf, pos, stalled, final)
         return out
 
@@ -197,19 +205,47 @@ class Scanner:
         )
 
     def _hit(self, buf: str, c: Candidate) -> Hit:
-        line, column = self._line_col(buf, c.start)
+        return self._make_hit(
+            buf, c.start, c.end, c.uri, c.context, c.kind, c.scheme, c.key, c.alternative
+        )
+
+    def _make_hit(
+        self,
+        buf: str,
+        start: int,
+        end: int,
+        uri: str,
+        context: str = "bare",
+        kind: str = "uri",
+        scheme: str = "",
+        key: str = "",
+        alternative: str | None = None,
+    ) -> Hit:
+        """A hit for ``buf[start:end]``; a ``key`` of "" is computed from ``uri``."""
+        base = self._base
+        # Line and column: count newlines from the line cursor (_advance_lines, inlined:
+        # this runs once per hit).
+        lo = self._lc_pos - base
+        if start > lo:
+            if lo < 0:
+                lo = 0
+            count = buf.count("\n", lo, start)
+            if count:
+                self._lc_line += count
+                self._lc_line_start = base + buf.rindex("\n", lo, start) + 1
+            self._lc_pos = base + start
         return Hit(
-            uri=c.uri,
-            raw=buf[c.start : c.end],
-            start=self._base + c.start,
-            end=self._base + c.end,
-            line=line,
-            column=column,
-            context=c.context,
-            kind=c.kind,
-            scheme=c.scheme,
-            key=c.key or dedup_key(c.uri),
-            alternative=c.alternative,
+            uri,
+            buf[start:end],
+            base + start,
+            base + end,
+            self._lc_line,
+            base + start - self._lc_line_start + 1,
+            context,
+            kind,
+            scheme,
+            key or dedup_key(uri),
+            alternative,
         )
 
     def _advance_lines(self, buf: str, upto: int) -> None:
@@ -223,10 +259,6 @@ class Scanner:
             self._lc_line += count
             self._lc_line_start = self._base + buf.rindex("\n", lo, upto) + 1
         self._lc_pos = self._base + upto
-
-    def _line_col(self, buf: str, idx: int) -> tuple[int, int]:
-        self._advance_lines(buf, idx)
-        return self._lc_line, self._base + idx - self._lc_line_start + 1
 
 
 class _Triggers:

@@ -30,7 +30,7 @@ from urimine.rules import (
 )
 from urimine.urn import check_urn
 
-__all__ = ["at_colon"]
+__all__ = ["at_colon", "shortcut"]
 
 # The common case, decided by one C-level match at the colon: "scheme://host/path"
 # ending before whitespace, possibly followed by sentence punctuation. Everything it
@@ -38,8 +38,9 @@ __all__ = ["at_colon"]
 # RFC 3986 authority (reg-name, a port of at most 4 digits: never above 65535) and
 # path/query/fragment (3.3-3.5) without the characters the delimiting rules look at
 # (quotes, brackets, "*", IRIs), the URI part ending in a character that _trim keeps
-# and that is not a hyphen (the line-break rule), the punctuation after it exactly what
-# _trim drops. Anything else goes the general way.
+# and that is not a hyphen (the line-break rule), the punctuation and closing brackets
+# after it exactly what _trim drops (Appendix E: trailing punctuation and unbalanced
+# closers are not part of the URI). Anything else goes the general way.
 _FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 _FAST_PCT = _abnf.PCT_ENCODED
 _FAST_BARE = re.compile(
@@ -48,12 +49,42 @@ _FAST_BARE = re.compile(
     rf"(?P<path>/(?:[{_FAST_PATH_CHARS}]|{_FAST_PCT})*)?"
     rf"(?P<tail>(?:\?(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?"
     rf"(?:\#(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?))"
-    r"(?<![.,;:!?\-])[.,;:!?]*(?=[ \t\r\n])"
+    r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
 )
 # Characters before the scheme that a rule looks at, which rule out the common case: a
-# quote (quote rule), an opener (_cut_unbalanced), "*" and "_" (_trim). ("URL:" is
-# checked apart.)
-_FAST_BLOCKERS = frozenset("\"'([{*_")
+# quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
+# "_" (_trim). ("URL:" is checked apart.) After "(" or "[" the general path cuts at the
+# first closer, which the shortcut's URI part never holds: the same as trimming it.
+_FAST_BLOCKERS = frozenset("\"'{*_")
+
+
+def shortcut(cfg: Config, buf: str, i: int, floor: int) -> tuple[int, int, str, str] | None:
+    """The common case at the colon ``i``: a registered scheme with nothing before it that
+    a rule looks at, then what :data:`_FAST_BARE` matches. Returns ``(start, end, scheme,
+    key)`` (``key`` "" when it must be computed), or None: then :func:`at_colon` decides,
+    with the same answer for everything this accepts (tests/test_fast_paths.py)."""
+    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
+    if m is None:
+        return None
+    scheme = m.group().lower()
+    if scheme not in cfg.schemes or scheme == "urn" or "bare" not in cfg.rules:
+        return None
+    s = m.start()
+    before = buf[s - 1] if s else ""
+    if before in _FAST_BLOCKERS:
+        return None
+    if before in ": ":
+        # "URL:" or "URL: " before the scheme (a superset of _URL_PREFIX_BACK's cases).
+        k = s - 1 if before == ":" else s - 2
+        if k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url":
+            return None
+    fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
+    if fast is None:
+        return None
+    host, port, path, tail = fast.group("host", "port", "path", "tail")
+    e = fast.end("uri")
+    key = "" if "%" in buf[i:e] else simple_uri_key(scheme, host, port, path or "", tail)
+    return s, e, scheme, key
 
 
 def at_colon(
@@ -83,22 +114,6 @@ def at_colon(
             return None
         s += cut + 1
         scheme = tail
-    before = buf[s - 1] if s else ""
-    if (
-        before not in _FAST_BLOCKERS
-        and not (before in ": " and _URL_PREFIX_BACK.search(buf, max(0, s - 5), s))
-        and scheme != "urn"
-        and "bare" in cfg.rules
-    ):
-        # Nothing before the scheme that a rule looks at (no quote, no "URL:", no
-        # opener): try the common case first.
-        fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
-        if fast is not None:
-            e = fast.end("uri")
-            uri = buf[s:e]
-            host, port, path, tail = fast.group("host", "port", "path", "tail")
-            key = "" if "%" in uri else simple_uri_key(scheme, host, port, path or "", tail)
-            return Candidate(s, e, "bare", uri, "uri", scheme, key=key)
     context, raw_start, quote = _prefix_context(cfg, buf, s, floor)
     if context is None:
         return None
