@@ -32,6 +32,10 @@ def _scan_time(text: str) -> float:
     return max(best, 1e-4)
 
 
+def _fill(piece: str, n: int) -> str:
+    return (piece * (n // len(piece) + 1))[:n]
+
+
 def _ordinary(n: int) -> str:
     return (ORDINARY_LINE * (n // len(ORDINARY_LINE) + 1))[:n]
 
@@ -56,6 +60,16 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "quotes": lambda n: '"' * n,
     "quoted code": lambda n: '> x << "s" << std::endl;\n' * (n // 25),
     "urn: repeated": lambda n: "urn:" * (n // 4),
+    # From real mail (usrp-users.mbox): a quoted table after "<td:", the quote markers
+    # read as closing brackets of a multi-line angle candidate.
+    "quoted table after <td:": lambda n: _fill(
+        "> start<td:l;\n> \t\n> \t\n> \t\n> No  (ave) ms \tTx Ho \n> nd\n> 100 \t041818\n"
+        "> 19602.8\t\n>\t\n>\t\n>\t\n>\t\n>\t\n>\t\n> \n>\t\n> of hops \tTx t",
+        n,
+    ),
+    "XML tags with prefixes": lambda n: _fill('<o:p></o:p><v:shape id="x" o:spt="75">', n),
+    "header field lists": lambda n: _fill("h=from:to:subject:date:message-id:cc:", n),
+    "clock times": lambda n: _fill("Thu Jan  1 00:00:00 1970 12:34:56.789 ", n),
 }
 
 
@@ -71,7 +85,9 @@ def test_hostile_input_within_ten_times_ordinary_text(name: str, ordinary_time: 
     assert hostile / ordinary < 10, f"{name}: {hostile:.3f}s vs ordinary {ordinary:.3f}s"
 
 
-@pytest.mark.parametrize("name", ["runs of <", "a:a:a:", "open angle", "quoted code"])
+@pytest.mark.parametrize(
+    "name", ["runs of <", "a:a:a:", "open angle", "quoted code", "quoted table after <td:"]
+)
 def test_hostile_input_scales_linearly(name: str) -> None:
     small = _scan_time(HOSTILE[name](SIZE // 2))
     large = _scan_time(HOSTILE[name](SIZE * 2))

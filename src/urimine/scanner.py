@@ -29,9 +29,9 @@ from collections.abc import Iterable, Iterator
 from urimine import rules as R
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
-from urimine.rules import Candidate, Pending
+from urimine.rules import Candidate, Pending, _PendingType
 from urimine.rules.angle import at_angle
-from urimine.rules.bare import at_colon, shortcut
+from urimine.rules.bare import Shortcut, at_colon
 
 __all__ = ["Scanner"]
 
@@ -97,6 +97,11 @@ class Scanner:
 
     def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
         """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
+        if not self._want_rejections:  # then feed() and close() return hits only
+            for chunk in chunks:
+                yield from self.feed(chunk)  # type: ignore[misc]
+            yield from self.close()  # type: ignore[misc]
+            return
         for chunk in chunks:
             for item in self.feed(chunk):
                 if isinstance(item, Hit):
@@ -140,17 +145,17 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
+            res: Candidate | Shortcut | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
             else:
-                fast = shortcut(cfg, buf, i, floor)
-                if fast is not None:
-                    s, pos, scheme, key = fast
+                res = at_colon(cfg, buf, i, floor, final)
+                if isinstance(res, tuple):
+                    s, pos, scheme, key = res
                     out.append(self._make_hit(buf, s, pos, buf[s:pos], "bare", "uri", scheme, key))
                     floor = pos
                     self._floor = base + pos
                     continue
-                res = at_colon(cfg, buf, i, floor, final)
             if res is None:
                 finder.miss(i)
                 pos = i + 1
@@ -167,7 +172,7 @@ class Scanner:
                     out.append(self._rejection(buf, res))
                 if not res.consume:
                     finder.miss(i)
-                    pos = i + 1
+                    pos = res.resume or i + 1
                     continue
                 if res.too_long:
                     self._skip_to_space = True
@@ -306,16 +311,15 @@ class _Triggers:
                 return m.start("colon") if m.group("colon") else m.start()
             pos = self.dense_until
             self.dense_until = -1
-        if 0 <= self.next_lt < pos:
-            self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
-        if 0 <= self.next_colon < pos:
-            self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
-        lt, colon = self.next_lt, self.next_colon
-        if lt < 0:
+        colon = self.next_colon
+        if 0 <= colon < pos:
+            colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
+        lt = self.next_lt
+        if 0 <= lt < pos:
+            lt = self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
+        if lt < 0 or 0 <= colon < lt:
             return colon
-        if colon < 0:
-            return lt
-        return min(lt, colon)
+        return lt
 
     def miss(self, i: int) -> None:
         """Note a trigger that gave nothing; switch to the prefilter when they crowd."""

@@ -74,6 +74,9 @@ class Candidate:
     """The dedup key when the rule could compute it cheaply; "" means compute it."""
     consume: bool = True
     """Whether scanning resumes after ``end`` (True) or just after the trigger."""
+    resume: int = 0
+    """With ``consume`` False: where scanning may resume when that is past the trigger
+    (0: just after it)."""
 
 
 # Characters that end a URI in running text: whitespace, controls, the "excluded"
@@ -95,7 +98,12 @@ _STOP_CHAR = re.compile(f"[{_STOP}]")
 LT_TRIGGER = re.compile(
     r"<(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
 )
-COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:)")
+# A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
+# "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
+_NOT_AFTER_DIGITS = "".join(
+    rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5)
+)
+COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:){_NOT_AFTER_DIGITS}")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
@@ -106,7 +114,8 @@ _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
 _LT_HEAD = regex.compile(
-    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:(?=[^<>])"
+    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,63}):(?=[^<>])"
 )
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+import regex
+
 from urimine.errors import Reason
 from urimine.rules import (
     _HYPHEN_BREAK,
@@ -40,14 +44,43 @@ def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _Pending
         return None
     m = cfg.angle_line.match(buf, i, partial=not final)
     depth = 0
+    scheme = head.group("scheme").lower()
     if m is None:
         depth = quote_depth(buf, i)
+        if scheme not in cfg.schemes and (
+            depth or _tight(cfg.max_len).match(buf, i, partial=not final) is None
+        ):
+            # Over several lines, an unregistered scheme is accepted only when all the
+            # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
+            # markers inside, nor without that shape. The answer would be a rejection,
+            # so skip the costly multi-line match.
+            found = Candidate(i, head.end(), "angle", reason=Reason.UNKNOWN_SCHEME, consume=False)
+            return _skip_head(cfg, found, scheme, head.end())
         m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if m is None:
             return None
     if m.partial:
         return Pending
-    return _angle_candidate(cfg, m.group(1), i, m.end(), depth)
+    found = _angle_candidate(cfg, m.group(1), i, m.end(), depth)
+    return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
+
+
+def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
+    """After a rejected ``<xs:element>``, ``<o:p>``: the scan may resume after the head's
+    colon when the bare rule at that colon cannot accept the scheme (unregistered, no
+    "." before a registered tail, unregistered schemes off)."""
+    if scheme not in cfg.schemes and "." not in scheme and "any-scheme" not in cfg.rules:
+        found.resume = head_end
+    return found
+
+
+@cache
+def _tight(max_len: int) -> regex.Pattern[str]:
+    """``<`` [``URL:``] one run without whitespace ``>``, whitespace only at the ends."""
+    return regex.compile(
+        rf"<\s{{0,{max_len}}}(?:[Uu][Rr][Ll]:\s{{0,{max_len}}})?[^\s<>]{{1,{max_len}}}"
+        rf"\s{{0,{max_len}}}>"
+    )
 
 
 def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | None:

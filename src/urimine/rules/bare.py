@@ -30,7 +30,7 @@ from urimine.rules import (
 )
 from urimine.urn import check_urn
 
-__all__ = ["at_colon", "shortcut"]
+__all__ = ["Shortcut", "at_colon"]
 
 # The common case, decided by one C-level match at the colon: "scheme://host/path"
 # ending before whitespace, possibly followed by sentence punctuation. Everything it
@@ -58,59 +58,39 @@ _FAST_BARE = re.compile(
 _FAST_BLOCKERS = frozenset("\"'{*_")
 
 
-def shortcut(cfg: Config, buf: str, i: int, floor: int) -> tuple[int, int, str, str] | None:
-    """The common case at the colon ``i``: a registered scheme with nothing before it that
-    a rule looks at, then what :data:`_FAST_BARE` matches. Returns ``(start, end, scheme,
-    key)`` (``key`` "" when it must be computed), or None: then :func:`at_colon` decides,
-    with the same answer for everything this accepts (tests/test_fast_paths.py)."""
-    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
-    if m is None:
-        return None
-    scheme = m.group().lower()
-    if scheme not in cfg.schemes or scheme == "urn" or "bare" not in cfg.rules:
-        return None
-    s = m.start()
-    before = buf[s - 1] if s else ""
-    if before in _FAST_BLOCKERS:
-        return None
-    if before in ": ":
-        # "URL:" or "URL: " before the scheme (a superset of _URL_PREFIX_BACK's cases).
-        k = s - 1 if before == ":" else s - 2
-        if k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url":
-            return None
-    fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
-    if fast is None:
-        return None
-    host, port, path, tail = fast.group("host", "port", "path", "tail")
-    e = fast.end("uri")
-    key = "" if "%" in buf[i:e] else simple_uri_key(scheme, host, port, path or "", tail)
-    return s, e, scheme, key
+Shortcut = tuple[int, int, str, str]
+"""A bare URI decided by :data:`_FAST_BARE`: ``(start, end, scheme, key)``; ``key`` is
+"" when it must still be computed."""
 
 
 def at_colon(
     cfg: Config, buf: str, i: int, floor: int, final: bool
-) -> Candidate | _PendingType | None:
+) -> Candidate | Shortcut | _PendingType | None:
+    """The rules at the colon ``i``: a :data:`Shortcut` for the common case, else a
+    :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
     if i == 0 or buf[i - 1] not in _SCHEME_CHARS:
         return None
     if i + 1 == len(buf):
         return None if final else Pending
     if _STOP_CHAR.match(buf, i + 1):
         return None  # "Note: ", "http:" at a line end: nothing follows the colon
-    m = _SCHEME_BACK.search(buf, max(floor, i - _SCHEME_MAX), i)
+    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
     if m is None:
         return None
     s = m.start()
     scheme = m.group().lower()
-    if scheme not in cfg.schemes and "any-scheme" not in cfg.rules:
+    if scheme in cfg.schemes:
+        if scheme != "urn" and "bare" in cfg.rules:
+            fast = _shortcut(buf, i, s, scheme, s + cfg.max_len)
+            if fast is not None:
+                return fast
+    elif "any-scheme" not in cfg.rules:
         # "e.g.http://x": the registered scheme is the tail after the last dot.
         cut = scheme.rfind(".")
+        if cut < 0:
+            return None
         tail = scheme[cut + 1 :]
-        if (
-            cut < 0
-            or not tail[:1].isalpha()
-            or _SCHEME_SEPARATORS.search(tail)
-            or (tail not in cfg.schemes)
-        ):
+        if not tail[:1].isalpha() or _SCHEME_SEPARATORS.search(tail) or tail not in cfg.schemes:
             return None
         s += cut + 1
         scheme = tail
@@ -122,6 +102,27 @@ def at_colon(
             return None
         return _urn_text(cfg, buf, s, raw_start, context, quote, final)
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
+
+
+def _shortcut(buf: str, i: int, s: int, scheme: str, endpos: int) -> Shortcut | None:
+    """The common case: nothing before the scheme that a rule looks at, then what
+    :data:`_FAST_BARE` matches. For everything it accepts, the general path gives the same
+    answer (tests/test_fast_paths.py checks this); None sends the colon there."""
+    before = buf[s - 1] if s else ""
+    if before in _FAST_BLOCKERS:
+        return None
+    if before in ": ":
+        # "URL:" or "URL: " before the scheme (a superset of _URL_PREFIX_BACK's cases).
+        k = s - 1 if before == ":" else s - 2
+        if k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url":
+            return None
+    fast = _FAST_BARE.match(buf, i, endpos)
+    if fast is None:
+        return None
+    host, port, path, tail = fast.group("host", "port", "path", "tail")
+    e = fast.end("uri")
+    key = "" if "%" in buf[i:e] else simple_uri_key(scheme, host, port, path or "", tail)
+    return s, e, scheme, key
 
 
 def _prefix_context(cfg: Config, buf: str, s: int, floor: int) -> tuple[str | None, int, str]:
