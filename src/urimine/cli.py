@@ -108,19 +108,21 @@ class _Selector:
             return None
         if self.kinds and hit.kind not in self.kinds:
             return None
-        row = rec.as_dict()
-        if self.strip_fragment and hit.kind == "uri" and "#" in hit.uri:
-            row["uri"] = hit.uri.split("#", 1)[0]
-            row["key"] = dedup_key(row["uri"])
-        if self.mode == "document" and rec.document != self.doc:
-            self.doc = rec.document
-            self.seen.clear()
+        uri, key = hit.uri, hit.key
+        if self.strip_fragment and hit.kind == "uri" and "#" in uri:
+            uri = uri.split("#", 1)[0]
+            key = dedup_key(uri)
         if self.mode != "all":
-            if row["key"] in self.seen:
+            # Duplicates are dropped before their row is built: most hits are repeats.
+            if self.mode == "document" and rec.document != self.doc:
+                self.doc = rec.document
+                self.seen.clear()
+            if key in self.seen:
                 return None
-            self.seen.add(row["key"])
-        if self.canonical:
-            row["uri"] = row["key"]
+            self.seen.add(key)
+        row = rec.as_dict()
+        row["uri"] = key if self.canonical else uri
+        row["key"] = key
         return row
 
 
@@ -171,13 +173,15 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
             paths,
             options,
             jobs=args.jobs,
+            # Later occurrences of a key are never written in the default mode: let the
+            # pipeline (and its workers) drop them before a record is even built.
+            unique=selector.mode == "global",
             progress=progress,
             notice=notice,
             on_error=on_error,
             stats=stats,
         )
         for rec in records:
-            stats.hits += 1
             row = selector.row(rec)
             if row is None:
                 continue

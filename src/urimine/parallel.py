@@ -5,6 +5,11 @@ parts, WARC records) and, for large texts, pieces that end just after a blank li
 which no candidate spans (rules._angle_multiline, rules._hyphen_gap). A text with no
 blank line for ``_PIECE_LIMIT`` characters is scanned in this process, streaming, so
 memory stays bounded. Results are yielded strictly in input order.
+
+A plain UTF-8 file (``Unit.file_range``) is not read here at all: this process only
+looks for blank lines near every ``_PIECE_TARGET`` bytes, and each worker reads and
+decodes its own byte range. The workers report how many characters and lines their
+range held, and offsets are made absolute here, in order.
 """
 
 from __future__ import annotations
@@ -16,19 +21,28 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
+from typing import BinaryIO
 
+from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.pipeline import Options, Record, Stats, _record
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
+from urimine.sources.text import decode_blocks
 
 __all__ = ["parallel_records"]
 
-_PIECE_TARGET = 1 << 20  # characters of text per task
+_PIECE_TARGET = 1 << 21  # characters (bytes, for file ranges) of text per task
 _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-process
 
-# One task: a list of (unit without its chunks, text, char_base, line_base).
-_Item = tuple[Unit, str | bytes, int, int]
+_RANGE_BLOCK = 1 << 16  # bytes read at a time when looking for a blank line
+
+# A byte range of a plain UTF-8 file that the worker reads itself: (path, start, end).
+_Range = tuple[str, int, int]
+# One task: a list of (unit without its chunks, text, char_base, line_base). For a
+# _Range the bases are unknown here: char_base is 0 for a unit's first range (the bases
+# restart) and -1 for the next ones (they go on from the previous range).
+_Item = tuple[Unit, str | bytes | _Range, int, int]
 
 
 def _shifted_hits(
@@ -54,10 +68,16 @@ def _shifted_hits(
 
 
 def _scan_stream(
-    unit: Unit, chunks: Iterable[str], options: Options, char_base: int, line_base: int
+    unit: Unit, chunks: Iterable[str], char_base: int, line_base: int, queue: _Ordered
 ) -> Iterator[Record]:
     """Scan the rest of a unit in this process."""
-    for hit in _shifted_hits(options, chunks, char_base, line_base):
+    for hit in _shifted_hits(queue.options, chunks, char_base, line_base):
+        if queue.stats is not None:
+            queue.stats.hits += 1
+        if queue.seen is not None:
+            if hit.key in queue.seen:
+                continue
+            queue.seen.add(hit.key)
         yield _record(unit, hit)
 
 
@@ -67,26 +87,108 @@ def _scan_stream(
 _Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None]
 # Per unit decoded from a raw message: piece index, unit index, part, message id, defects.
 _Meta = tuple[int, int, str | None, str | None, list[str]]
-# One piece of a task: text (or raw message bytes), char base, line base, source, doc index.
-_Piece = tuple[str | bytes, int, int, str, int]
+# Per file range: piece index, characters and lines it held, or an error message.
+_Size = tuple[int, int, int, str | None]
+# One piece of a task: text, raw message bytes or a file range; char base, line base,
+# source, doc index.
+_Piece = tuple[str | bytes | _Range, int, int, str, int]
+# Rows, metas, sizes, and how many hits the task had (rows may leave duplicates out).
+_Result = tuple[list[_Row], list[_Meta], list[_Size], int]
+
+# Worker side, with ``unique``: the keys this worker has already sent. A worker takes its
+# tasks in input order, so a key it sent before can never be a first occurrence again.
+_SENT: set[str] = set()
 
 
-def _scan_items(pieces: list[_Piece], options: Options) -> tuple[list[_Row], list[_Meta]]:
-    """Worker side: decode raw mail messages, scan each text with a fresh scanner."""
+def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result:
+    """Worker side: read file ranges, decode raw mail messages, scan each text with a
+    fresh scanner."""
     rows: list[_Row] = []
     metas: list[_Meta] = []
+    sizes: list[_Size] = []
+    counted = [0]
+    sent = _SENT if unique else None
     for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
         if isinstance(payload, bytes):
             for k, unit in enumerate(message_units(payload, source, doc_index)):
-                rows.extend(_rows(n, k, _shifted_hits(options, unit.chunks, 0, 0)))
+                hits = _shifted_hits(options, unit.chunks, 0, 0)
+                rows.extend(_rows(n, k, hits, sent, counted))
                 metas.append((n, k, unit.part, unit.message_id, unit.defects))
+        elif isinstance(payload, tuple):
+            try:
+                text = _read_range(*payload)
+            except OSError as exc:
+                sizes.append((n, 0, 0, exc.strerror or str(exc)))
+                break
+            rows.extend(_rows(n, -1, _shifted_hits(options, (text,), 0, 0), sent, counted))
+            sizes.append((n, len(text), text.count("\n"), None))
         else:
-            rows.extend(_rows(n, -1, _shifted_hits(options, (payload,), char_base, line_base)))
-    return rows, metas
+            hits = _shifted_hits(options, (payload,), char_base, line_base)
+            rows.extend(_rows(n, -1, hits, sent, counted))
+    return rows, metas, sizes, counted[0]
 
 
-def _rows(n: int, k: int, hits: Iterable[Hit]) -> Iterator[_Row]:
+def _read_range(path: str, start: int, end: int) -> str:
+    """The text of bytes [start, end) of a UTF-8 file; the range starts and ends at line
+    starts, so decoding it alone gives what decoding the whole file gives there."""
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    return data.decode("utf-8", errors="replace")
+
+
+def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
+    """The text of bytes [start, end) of a UTF-8 file as chunks, read a block at a time."""
+
+    def blocks() -> Iterator[bytes]:
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            left = end - start
+            while left > 0:
+                block = fh.read(min(left, 1 << 20))
+                if not block:
+                    return
+                left -= len(block)
+                yield block
+
+    return decode_blocks(blocks(), "utf-8")
+
+
+def _blank_line_after(fh: BinaryIO, pos: int, end: int) -> int:
+    """The first offset at or after ``pos`` that follows a blank line (``\n\n`` or
+    ``\n\r\n``), ``end`` when the file ends first, or -1 when there is none within
+    ``_PIECE_LIMIT`` bytes. Reads a block at a time: memory stays bounded."""
+    if pos >= end:
+        return end
+    at = max(pos - 2, 0)
+    fh.seek(at)
+    tail = b""
+    while at < end and at - pos < _PIECE_LIMIT:
+        block = fh.read(min(_RANGE_BLOCK, end - at))
+        if not block:
+            return end
+        data = tail + block
+        base = at - len(tail)
+        cuts = [k + 2 for k in (data.find(b"\n\n"),) if k >= 0]
+        cuts += [k + 3 for k in (data.find(b"\n\r\n"),) if k >= 0]
+        cuts = [base + c for c in cuts if base + c >= pos]
+        if cuts:
+            return min(cuts)
+        at += len(block)
+        tail = data[-2:]
+    return end if at >= end else -1
+
+
+def _rows(
+    n: int, k: int, hits: Iterable[Hit], sent: set[str] | None, counted: list[int]
+) -> Iterator[_Row]:
+    """Rows of ``hits``, counted in ``counted[0]``; keys in ``sent`` are left out."""
     for h in hits:
+        counted[0] += 1
+        if sent is not None:
+            if h.key in sent:
+                continue
+            sent.add(h.key)
         yield (
             n,
             k,
@@ -118,18 +220,24 @@ def _last_blank_line_end(text: str) -> int:
 class _Ordered:
     """Tasks in flight, yielded in submission order; at most ``window`` at once."""
 
-    def __init__(self, pool: Pool, options: Options, window: int, stats: Stats | None) -> None:
+    def __init__(
+        self, pool: Pool, options: Options, window: int, stats: Stats | None, unique: bool
+    ) -> None:
         self.pool = pool
         self.options = options
         self.window = window
         self.stats = stats
-        self.inflight: deque[tuple[list[Unit], AsyncResult[tuple[list[_Row], list[_Meta]]]]]
-        self.inflight = deque()
+        self.unique = unique
+        self.seen: set[str] | None = set() if unique else None
+        self.inflight: deque[tuple[list[_Item], AsyncResult[_Result]]] = deque()
+        # Where the next file range of the current unit starts: characters, lines.
+        self.char_base = 0
+        self.line_base = 0
 
     def submit(self, items: list[_Item]) -> Iterator[Record]:
-        units = [item[0] for item in items]
         pieces = [(payload, cb, lb, u.source, u.doc_index) for u, payload, cb, lb in items]
-        self.inflight.append((units, self.pool.apply_async(_scan_items, (pieces, self.options))))
+        task = self.pool.apply_async(_scan_items, (pieces, self.options, self.unique))
+        self.inflight.append((items, task))
         while len(self.inflight) > self.window:
             yield from self._records(*self.inflight.popleft())
 
@@ -137,22 +245,46 @@ class _Ordered:
         while self.inflight:
             yield from self._records(*self.inflight.popleft())
 
-    def _records(
-        self, units: list[Unit], result: AsyncResult[tuple[list[_Row], list[_Meta]]]
-    ) -> Iterator[Record]:
-        rows, metas = result.get()
+    def _records(self, items: list[_Item], result: AsyncResult[_Result]) -> Iterator[Record]:
+        rows, metas, sizes, counted = result.get()
+        if self.stats is not None:
+            self.stats.hits += counted
+        seen = self.seen
         decoded: dict[tuple[int, int], Unit] = {}
         for n, k, part, message_id, defects in metas:
             unit = dataclasses.replace(
-                units[n], part=part, message_id=message_id, defects=defects, raw=None
+                items[n][0], part=part, message_id=message_id, defects=defects, raw=None
             )
             decoded[(n, k)] = unit
             if self.stats is not None:
                 self.stats.note_defects(unit)
+        # File ranges: each one's bases are the sums over the ranges before it.
+        bases: dict[int, tuple[int, int]] = {}
+        for n, chars, lines, _error in sizes:
+            if items[n][2] == 0:
+                self.char_base = self.line_base = 0
+            bases[n] = (self.char_base, self.line_base)
+            self.char_base += chars
+            self.line_base += lines
         for row in rows:
+            if seen is not None:  # another worker may have sent the same key
+                if row[11] in seen:
+                    continue
+                seen.add(row[11])
             n, k = row[0], row[1]
-            unit = units[n] if k < 0 else decoded[(n, k)]
-            yield _record(unit, Hit(*row[2:]))
+            if k >= 0:
+                yield _record(decoded[(n, k)], Hit(*row[2:]))
+            elif n in bases:
+                cb, lb = bases[n]
+                yield _record(
+                    items[n][0],
+                    Hit(row[2], row[3], row[4] + cb, row[5] + cb, row[6] + lb, *row[7:]),
+                )
+            else:
+                yield _record(items[n][0], Hit(*row[2:]))
+        for n, _chars, _lines, error in sizes:
+            if error is not None:
+                raise SourceError(items[n][0].source, error)
 
 
 def _bare(unit: Unit) -> Unit:
@@ -165,37 +297,74 @@ def _worker_init() -> None:
 
 
 def parallel_records(
-    units: Iterable[Unit], options: Options, jobs: int, stats: Stats | None = None
+    units: Iterable[Unit],
+    options: Options,
+    jobs: int,
+    stats: Stats | None = None,
+    *,
+    unique: bool = False,
 ) -> Iterator[Record]:
     """Scan ``units`` with ``jobs`` worker processes; same records as sequentially.
 
-    A unit carrying a raw mail message (``Unit.raw``) is decoded in the worker too.
+    A unit carrying a raw mail message (``Unit.raw``) is decoded in the worker too, and
+    a unit with a ``file_range`` is read by the workers.
     """
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ctx.Pool(jobs, initializer=_worker_init) as pool:
-        queue = _Ordered(pool, options, window=4 * jobs, stats=stats)
+        queue = _Ordered(pool, options, window=4 * jobs, stats=stats, unique=unique)
         batch: list[_Item] = []
         batch_size = 0
         for unit in units:
-            for item in _pieces(unit):
+            pieces = _file_pieces(unit) if unit.file_range is not None else _pieces(unit)
+            for item in pieces:
                 if isinstance(item, _Rest):  # no blank line for too long: scan it here
                     if batch:
                         yield from queue.submit(batch)
                         batch, batch_size = [], 0
                     yield from queue.drain()
-                    yield from _scan_stream(
-                        item.unit, item.chunks, options, item.char_base, item.line_base
-                    )
+                    char_base, line_base = item.char_base, item.line_base
+                    if char_base < 0:  # the rest of a file: after the ranges scanned
+                        char_base, line_base = queue.char_base, queue.line_base
+                    yield from _scan_stream(item.unit, item.chunks, char_base, line_base, queue)
                     break
                 batch.append(item)
-                batch_size += len(item[1])
+                payload = item[1]
+                batch_size += (
+                    payload[2] - payload[1] if isinstance(payload, tuple) else len(payload)
+                )
                 if batch_size >= _PIECE_TARGET:
                     yield from queue.submit(batch)
                     batch, batch_size = [], 0
         if batch:
             yield from queue.submit(batch)
         yield from queue.drain()
+
+
+def _file_pieces(unit: Unit) -> Iterator[_Item | _Rest]:
+    """Byte ranges of a plain UTF-8 file, each ending just after a blank line."""
+    assert unit.file_range is not None
+    start, end = unit.file_range
+    unit.chunks = ()  # taken over: the source must not read the file as well
+    bare = _bare(unit)
+    path = unit.source
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below; the generator may pause
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+    with fh:
+        a = start
+        while a < end:
+            try:
+                b = _blank_line_after(fh, a + _PIECE_TARGET, end)
+            except OSError as exc:
+                raise SourceError(path, exc.strerror or str(exc)) from exc
+            if b < 0:
+                base = 0 if a == start else -1  # -1: after the ranges before it
+                yield _Rest(bare, _range_chunks(path, a, end), base, base)
+                return
+            yield (bare, (path, a, b), 0 if a == start else -1, 0)
+            a = b
 
 
 @dataclasses.dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from urimine.errors import SourceError
 from urimine.model import Hit
@@ -70,9 +70,8 @@ class Options:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """A hit with where it was found."""
+class Record(NamedTuple):
+    """A hit with where it was found (a named tuple, like :class:`Hit`: one per hit)."""
 
     hit: Hit
     source: str
@@ -141,25 +140,35 @@ def iter_records(
     options: Options = Options(),
     *,
     jobs: int = 1,
+    unique: bool = False,
     progress: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
     on_error: Callable[[SourceError], None] | None = None,
     stats: Stats | None = None,
 ) -> Iterator[Record]:
-    """Every hit of every input, in input order.
+    """Every hit of every input, in input order; ``stats.hits`` counts them.
 
-    A source that cannot be read completely is passed to ``on_error`` (after what could
-    be read was yielded) and the run goes on; without ``on_error`` it is raised.
+    With ``unique`` only the first record of each dedup key is yielded (the later ones
+    are counted, not built: with ``jobs > 1`` the workers drop them already). A source
+    that cannot be read completely is passed to ``on_error`` (after what could be read
+    was yielded) and the run goes on; without ``on_error`` it is raised.
     """
     stats = stats or Stats()
-    units = _all_units(paths, options, progress, notice, on_error, stats, raw_mail=jobs > 1)
-    if jobs <= 1:
-        for unit in units:
-            yield from unit_records(unit, options)
-        return
-    from urimine.parallel import parallel_records
+    units = _all_units(paths, options, progress, notice, on_error, stats, workers=jobs > 1)
+    if jobs > 1:
+        from urimine.parallel import parallel_records
 
-    yield from parallel_records(units, options, jobs, stats)
+        yield from parallel_records(units, options, jobs, stats, unique=unique)
+        return
+    seen: set[str] = set()
+    for unit in units:
+        for hit in options.scanner().hits(unit.chunks):
+            stats.hits += 1
+            if unique:
+                if hit.key in seen:
+                    continue
+                seen.add(hit.key)
+            yield _record(unit, hit)
 
 
 def _all_units(
@@ -170,7 +179,7 @@ def _all_units(
     on_error: Callable[[SourceError], None] | None,
     stats: Stats,
     *,
-    raw_mail: bool = False,
+    workers: bool = False,
 ) -> Iterator[Unit]:
     last_doc: tuple[str, int] | None = None
     for path in iter_inputs(paths):
@@ -181,7 +190,8 @@ def _all_units(
                 encoding=options.encoding,
                 progress=progress,
                 notice=notice,
-                raw_mail=raw_mail,
+                raw_mail=workers,
+                file_ranges=workers,
             )
             for unit in units:
                 last_doc = stats.note_unit(unit, last_doc)

@@ -100,9 +100,7 @@ LT_TRIGGER = re.compile(
 )
 # A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
 # "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
-_NOT_AFTER_DIGITS = "".join(
-    rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5)
-)
+_NOT_AFTER_DIGITS = "".join(rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5))
 COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:){_NOT_AFTER_DIGITS}")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but

@@ -15,6 +15,7 @@ exception escaping it is a bug.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
@@ -46,11 +47,14 @@ def open_units(
     progress: Progress | None = None,
     notice: Notice | None = None,
     raw_mail: bool = False,
+    file_ranges: bool = False,
 ) -> Iterator[Unit]:
     """Yield the units of one input (a file, a Maildir directory, or ``-`` for stdin).
 
     With ``raw_mail`` each mail message comes as one undecoded unit (``Unit.raw``), so
-    that MIME decoding can run in worker processes (:mod:`urimine.parallel`).
+    that MIME decoding can run in worker processes (:mod:`urimine.parallel`). With
+    ``file_ranges`` an uncompressed UTF-8 text file's unit carries its byte range
+    (``Unit.file_range``), so that workers can read parts of it themselves.
 
     ``progress(n)`` gets the number of raw input bytes consumed since its last
     call (compressed bytes for compressed input); ``notice(msg)`` gets
@@ -60,7 +64,7 @@ def open_units(
     if encoding is not None and not check_encoding(encoding):
         raise ConfigError(f"unknown text encoding: {encoding!r}")
     try:
-        yield from _open(path, encoding, progress, notice, raw_mail)
+        yield from _open(path, encoding, progress, notice, raw_mail, file_ranges)
     except SourceError:
         raise
     except (CorruptStream, MissingExtraError, EOFError) as exc:
@@ -75,6 +79,7 @@ def _open(
     progress: Progress | None,
     notice: Notice | None,
     raw_mail: bool = False,
+    file_ranges: bool = False,
 ) -> Iterator[Unit]:
     if path == "-":
         yield from _from_stream(sys.stdin.buffer, path, encoding, progress, notice, raw_mail)
@@ -85,7 +90,7 @@ def _open(
             yield from _message(message, path, index, raw_mail)
     else:
         with open(path, "rb") as fh:
-            yield from _from_stream(fh, path, encoding, progress, notice, raw_mail)
+            yield from _from_stream(fh, path, encoding, progress, notice, raw_mail, file_ranges)
 
 
 def _from_stream(
@@ -95,12 +100,15 @@ def _from_stream(
     progress: Progress | None,
     notice: Notice | None,
     raw_mail: bool = False,
+    file_ranges: bool = False,
 ) -> Iterator[Unit]:
     reader = BlockReader(raw_blocks(fh, progress))
+    compressed = False
     for _ in range(_MAX_NESTING + 1):
         kind = sniff(reader.peek(BLOCK), source)
         if kind not in ("gzip", "bzip2", "xz", "zstd"):
             break
+        compressed = True
         reader = BlockReader(decompress_blocks(kind, reader.blocks()))
     else:
         raise SourceError(source, f"more than {_MAX_NESTING} nested compression layers")
@@ -120,7 +128,22 @@ def _from_stream(
         text, _ = decode_bytes(data, encoding)
         yield Unit(source, [html_to_text(text, None)])
     else:
-        yield from _text_unit(reader, source, pick_encoding(reader.peek(4), encoding))
+        chosen = pick_encoding(reader.peek(4), encoding)
+        span = _byte_range(fh, chosen) if file_ranges and not compressed else None
+        yield from _text_unit(reader, source, chosen, span)
+
+
+def _byte_range(fh: BinaryIO, encoding: str) -> tuple[int, int] | None:
+    """The byte range of a regular UTF-8 file's text (after any BOM), else None."""
+    if encoding not in ("utf-8", "utf-8-sig"):
+        return None
+    try:
+        st = os.fstat(fh.fileno())
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (3 if encoding == "utf-8-sig" else 0), st.st_size
 
 
 def _message(raw: bytes, source: str, index: int, raw_mail: bool) -> Iterator[Unit]:
@@ -131,7 +154,9 @@ def _message(raw: bytes, source: str, index: int, raw_mail: bool) -> Iterator[Un
         yield from message_units(raw, source, index)
 
 
-def _text_unit(reader: BlockReader, source: str, encoding: str) -> Iterator[Unit]:
+def _text_unit(
+    reader: BlockReader, source: str, encoding: str, file_range: tuple[int, int] | None = None
+) -> Iterator[Unit]:
     """One lazily decoded unit; a stream error met while decoding is raised afterwards.
 
     The unit's chunks read the file as the consumer iterates them. If the
@@ -147,7 +172,7 @@ def _text_unit(reader: BlockReader, source: str, encoding: str) -> Iterator[Unit
         except (CorruptStream, OSError, EOFError) as exc:
             failure.append(exc)
 
-    unit = Unit(source, decode_blocks(good_blocks(), encoding))
+    unit = Unit(source, decode_blocks(good_blocks(), encoding), file_range=file_range)
     yield unit
     for _ in unit.chunks:
         pass  # drain what the consumer left, so the error (if any) is found

@@ -35,3 +35,8 @@ class Unit:
     raw: bytes | None = None
     """With ``open_units(raw_mail=True)``: a whole undecoded mail message, whose units
     :func:`urimine.sources.mail.message_units` makes (in a worker process); no chunks."""
+    file_range: tuple[int, int] | None = None
+    """With ``open_units(file_ranges=True)``, for an uncompressed UTF-8 text file: the
+    byte range of ``source`` whose decoding (errors replaced) is this unit's text, so
+    that worker processes can read parts of it themselves (:mod:`urimine.parallel`). A
+    consumer that does so sets ``chunks`` to ``()``: the file is then not read here."""

@@ -1,0 +1,111 @@
+"""Worker processes change nothing: ``iter_records(jobs=2)`` gives the records of
+``jobs=1``, field by field, for texts that are cut into many pieces (issue 5: -j).
+
+Plain UTF-8 files are read by the workers themselves, in byte ranges that end after a
+blank line (:mod:`urimine.parallel`); the piece size is made small here so that a
+small file has many ranges, and the no-blank-line limit small so that the fallback
+(scan the rest in the main process) is exercised too.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from urimine import parallel
+from urimine.pipeline import Options, Record, Stats, iter_records
+
+PARAGRAPHS = [
+    "See http://example.org/a?b=c#d and <URL:ftp://ftp.example.net/pub/file.txt>.\n",
+    "Ünïcödé text → <http://example.com/wrapped-\n  line> and (https://x.example/y).\n",
+    "Windows line ends: mailto:someone@example.org\r\n",
+    "urn:isbn:0451450523 and <URN:ASCII:IANA:example:1> then http://example.org/a\n",
+    "> quoted <http://quoted.example/\n> continued/path> x\n",
+    "a very long line without blank lines " * 40 + "http://long.example/\n",
+    "repeat: http://example.org/a http://EXAMPLE.org/%61 http://example.org/a\n",
+]
+
+
+def _text(seed: int, paragraphs: int = 400) -> str:
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(paragraphs):
+        out.append(rnd.choice(PARAGRAPHS))
+        out.append(rnd.choice(["\n", "\r\n", "", "", "\n\n"]))
+    return "".join(out)
+
+
+def _records(path: Path, jobs: int, unique: bool = False) -> tuple[list[Record], int]:
+    stats = Stats()
+    recs = list(iter_records([str(path)], Options(), jobs=jobs, unique=unique, stats=stats))
+    return recs, stats.hits
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_PIECE_TARGET", 2048)
+    monkeypatch.setattr(parallel, "_PIECE_LIMIT", 8192)
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_file_ranges_give_the_sequential_records(
+    tmp_path: Path, small_pieces: None, seed: int, bom: bytes
+) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_bytes(bom + _text(seed).encode("utf-8") + b"\xff\xfe broken bytes\n")
+    one, hits_one = _records(path, 1)
+    two, hits_two = _records(path, 2)
+    assert len(one) > 100
+    assert two == one
+    assert hits_two == hits_one == len(one)
+
+
+def test_text_without_blank_lines_falls_back_to_the_main_process(
+    tmp_path: Path, small_pieces: None
+) -> None:
+    text = _text(3, 50) + "no blank line here http://tail.example/x\n" * 2000 + _text(4, 50)
+    path = tmp_path / "doc.txt"
+    path.write_text(text, "utf-8")
+    one, _ = _records(path, 1)
+    two, _ = _records(path, 2)
+    assert two == one
+    for rec in two:  # offsets and lines are those of the whole text
+        h = rec.hit
+        assert text[h.start : h.end] == h.raw
+        assert text.count("\n", 0, h.start) + 1 == h.line
+
+
+def test_several_files_each_start_at_line_one(tmp_path: Path, small_pieces: None) -> None:
+    paths = []
+    for seed in (5, 6, 7):
+        path = tmp_path / f"doc{seed}.txt"
+        path.write_text(_text(seed, 100), "utf-8")
+        paths.append(str(path))
+        # then a file with no blank line at all: scanned in the main process from its start
+        path = tmp_path / f"flat{seed}.txt"
+        path.write_text("flat text http://flat.example/p\n" * 4000, "utf-8")
+        paths.append(str(path))
+    one = list(iter_records(paths, Options(), jobs=1))
+    two = list(iter_records(paths, Options(), jobs=2))
+    assert two == one
+    firsts = {r.source: r.hit.line for r in reversed(one)}
+    assert len(firsts) == 6
+    assert all(line <= 3 for line in firsts.values())
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_unique_keeps_the_first_record_of_each_key(
+    tmp_path: Path, small_pieces: None, jobs: int
+) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_text(_text(8), "utf-8")
+    every, hits = _records(path, 1)
+    first: dict[str, Record] = {}
+    for rec in every:
+        first.setdefault(rec.hit.key, rec)
+    unique, unique_hits = _records(path, jobs, unique=True)
+    assert unique == list(first.values())
+    assert unique_hits == hits
