@@ -2,7 +2,8 @@
 candidate taking the general rule-by-rule path), the output is the same, field by field.
 
 The shortcuts are the one-match bare URI of :mod:`urimine.rules.bare` (``_FAST_BARE``)
-and its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`).
+with its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`), and the plain
+``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from helpers import scan
 from urimine import Scanner
 from urimine.normalize import normalize_uri, simple_uri_key
-from urimine.rules import bare
+from urimine.rules import angle, bare
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpora"
@@ -30,6 +31,7 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch, **options: object) -> tupl
     fast = scan([text], rejections=True, **options)
     with monkeypatch.context() as m:
         m.setattr(bare, "_FAST_BARE", _NEVER)
+        m.setattr(angle, "_plain", lambda *args: None)
         general = scan([text], rejections=True, **options)
     return fast, general
 
@@ -93,6 +95,12 @@ PIECES = st.sampled_from(
         "\u3002",
         "x",
         "1",
+        "<http://a.example/p>",
+        "<mailto:a@b.example>",
+        "<urn:isbn:1>",
+        "<URL:",
+        "<xs:e>",
+        "< ",
     ]
 )
 

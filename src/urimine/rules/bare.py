@@ -13,7 +13,6 @@ from urimine.rules import (
     _CUTTABLE,
     _OPENERS,
     _SCHEME_BACK,
-    _SCHEME_CHARS,
     _SCHEME_MAX,
     _SCHEME_SEPARATORS,
     _STOP_CHAR,
@@ -63,22 +62,31 @@ Shortcut = tuple[int, int, str, str]
 "" when it must still be computed."""
 
 
-def at_colon(
-    cfg: Config, buf: str, i: int, floor: int, final: bool
-) -> Candidate | Shortcut | _PendingType | None:
-    """The rules at the colon ``i``: a :data:`Shortcut` for the common case, else a
-    :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
-    if i == 0 or buf[i - 1] not in _SCHEME_CHARS:
+def scheme_before(cfg: Config, buf: str, i: int, floor: int) -> tuple[int, str] | None:
+    """Where the scheme ending at the colon ``i`` starts, and its lower-case name, when a
+    rule could accept it: registered, with a "." before a possibly registered tail
+    ("e.g.http"), or any name under the any-scheme rule. None: nothing at this colon
+    (the common miss: "Subject:", "font-size:", "h=from:to:"), decided cheaply."""
+    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
+    if m is None:
         return None
+    scheme = m.group().lower()
+    if scheme in cfg.schemes or "." in scheme or "any-scheme" in cfg.rules:
+        return m.start(), scheme
+    return None
+
+
+def at_colon(
+    cfg: Config, buf: str, i: int, floor: int, final: bool, found: tuple[int, str]
+) -> Candidate | Shortcut | _PendingType | None:
+    """The rules at the colon ``i``, the scheme ``found`` by :func:`scheme_before`: a
+    :data:`Shortcut` for the common case, else a :class:`Candidate` (or ``None``, or
+    :data:`Pending`) from the general path."""
     if i + 1 == len(buf):
         return None if final else Pending
     if _STOP_CHAR.match(buf, i + 1):
         return None  # "Note: ", "http:" at a line end: nothing follows the colon
-    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
-    if m is None:
-        return None
-    s = m.start()
-    scheme = m.group().lower()
+    s, scheme = found
     if scheme in cfg.schemes:
         if scheme != "urn" and "bare" in cfg.rules:
             fast = _shortcut(buf, i, s, scheme, s + cfg.max_len)
