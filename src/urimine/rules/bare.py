@@ -41,13 +41,19 @@ __all__ = ["Shortcut", "at_colon"]
 # after it exactly what _trim drops (Appendix E: trailing punctuation and unbalanced
 # closers are not part of the URI). Anything else goes the general way.
 _FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
-_FAST_PCT = _abnf.PCT_ENCODED
+
+
+def _chars_or_pct(chars: str) -> str:
+    """``*( [chars] / pct-encoded )`` as the unrolled loop (see :mod:`urimine._abnf`)."""
+    return rf"[{chars}]*(?:{_abnf.PCT_ENCODED}[{chars}]*)*"
+
+
 _FAST_BARE = re.compile(
     r":(?=//)"
     r"(?P<uri>//(?P<host>[A-Za-z0-9\-._~]+)(?::(?P<port>[0-9]{1,4}))?"
-    rf"(?P<path>/(?:[{_FAST_PATH_CHARS}]|{_FAST_PCT})*)?"
-    rf"(?P<tail>(?:\?(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?"
-    rf"(?:\#(?:[{_FAST_PATH_CHARS}?]|{_FAST_PCT})*)?))"
+    rf"(?P<path>/{_chars_or_pct(_FAST_PATH_CHARS)})?"
+    rf"(?P<tail>(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
+    rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?))"
     r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
 )
 # Characters before the scheme that a rule looks at, which rule out the common case: a
