@@ -514,28 +514,31 @@ def run_scale(args: argparse.Namespace, log: Callable[[str], None]) -> dict:
 def _scale_kind(
     kind: str, files: dict, args: argparse.Namespace, out: dict, log: Callable[[str], None]
 ) -> None:
-    """-j 1 and -j 2 on the small file, then -j 1 on the big one (skipped when the small
-    run timed out: the big file repeats the same content and would time out too)."""
+    """-j 1 on the small file (memory at two sizes), then -j 1 and -j 2 on the big one:
+    the speed-up is measured on a large input, where start-up no longer counts. Each
+    big run is done twice and the faster kept (wall time on a shared machine is noisy).
+    The big file is skipped when the small run did not finish: it repeats the same
+    content and would not finish either."""
     path = files[kind, "small"]
-    for jobs in (1, 2):
-        log(f"  -j {jobs} {path.name}")
-        res = run_cli(path, jobs, args.scale_timeout)
-        res.update(kind=kind, jobs=jobs, size_label="small")
-        out["jobs"].append(res)
-        log(f"    {_fmt_cli(res)}")
-        if res["status"] != "ok":
-            break
-    j1 = next(r for r in out["jobs"] if r["kind"] == kind and r["jobs"] == 1)
-    out["memory"].append(j1)
+    log(f"  -j 1 {path.name}")
+    small = run_cli(path, 1, args.scale_timeout)
+    small.update(kind=kind, jobs=1, size_label="small")
+    log(f"    {_fmt_cli(small)}")
+    out["memory"].append(small)
     path = files[kind, "big"]
-    if j1["status"] == "ok":
-        log(f"  -j 1 {path.name}")
-        res = run_cli(path, 1, args.scale_timeout * 5)
-        log(f"    {_fmt_cli(res)}")
-    else:
-        res = {"status": "skipped", "detail": f"the {args.scale_mb} MB run did not finish"}
-    res.update(kind=kind, jobs=1, size_label="big")
-    out["memory"].append(res)
+    for jobs in (1, 2):
+        if small["status"] != "ok":
+            res = {"status": "skipped", "detail": f"the {args.scale_mb} MB run did not finish"}
+        else:
+            log(f"  -j {jobs} {path.name} (best of 2)")
+            runs = [run_cli(path, jobs, args.scale_timeout * 5) for _ in range(2)]
+            ok = [r for r in runs if r["status"] == "ok"]
+            res = min(ok, key=lambda r: r["wall"]) if ok else runs[0]
+            log(f"    {_fmt_cli(res)}")
+        res.update(kind=kind, jobs=jobs, size_label="big")
+        out["jobs"].append(res)
+        if jobs == 1:
+            out["memory"].append(res)
     path.unlink()
 
 
@@ -634,7 +637,7 @@ def _target_scale(scale: dict) -> list[str]:
     lines = []
     for kind in ("text", "mbox"):
         j = {r["jobs"]: r for r in scale["jobs"] if r["kind"] == kind}
-        name = f"`-j 2` ≥ {TARGET_J2}× `-j 1`, {kind} {scale['mb']['small']} MB (wall)"
+        name = f"`-j 2` ≥ {TARGET_J2}× `-j 1`, {kind} {scale['mb']['big']} MB (wall)"
         if all(j.get(n, {}).get("status") == "ok" for n in (1, 2)):
             speedup = j[1]["wall"] / j[2]["wall"]
             lines.append(f"| {name} | {speedup:.2f}× | {_check(speedup >= TARGET_J2)} |")
@@ -695,7 +698,7 @@ def table_scale(scale: dict) -> list[str]:
         "|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     base = scale.get("baseline")
-    rows = [*scale["jobs"], *(r for r in scale["memory"] if r["size_label"] == "big")]
+    rows = [*(r for r in scale["memory"] if r["size_label"] == "small"), *scale["jobs"]]
     for r in rows:
         name = f"{r['kind']} {scale['mb'][r['size_label']]} MB"
         if r["status"] != "ok":
@@ -796,8 +799,8 @@ def report(args: argparse.Namespace, results: dict) -> str:
     if results.get("scale"):
         md_lines += [
             "",
-            f"### Scale: `-j 2` vs `-j 1`, and peak memory at {args.scale_mb} MB vs "
-            f"{args.big_mb} MB",
+            f"### Scale: `-j 2` vs `-j 1` at {args.big_mb} MB, and peak memory at "
+            f"{args.scale_mb} MB vs {args.big_mb} MB",
             "",
             "`python -m urimine -j N --no-progress FILE > /dev/null` in a child process; "
             "wall time, CPU (user + sys of the process and its workers) and peak RSS from "
@@ -903,8 +906,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-patho", action="store_true", help="skip the pathological inputs")
     p.add_argument("--patho-mb", type=int, default=10, help="size of each pathological input")
     p.add_argument("--scale", action="store_true", help="also -j 2 vs -j 1 and the 1 GB test")
-    p.add_argument("--scale-mb", type=int, default=200, help="input size for -j 1 vs -j 2")
-    p.add_argument("--big-mb", type=int, default=1000, help="input size for the memory test")
+    p.add_argument("--scale-mb", type=int, default=200, help="smaller input of the memory test")
+    p.add_argument("--big-mb", type=int, default=1000, help="input for -j 1 vs -j 2 and memory")
     p.add_argument(
         "--scale-timeout", type=float, default=900, help="seconds per small CLI run (big: 5×)"
     )
