@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
-from urimine.sources.html import absolutize, html_to_text
+from urimine.sources.html import (
+    _BLOCK_NAMES,
+    _nocase,
+    _sub_links,
+    _unescape,
+    absolutize,
+    html_to_text,
+)
 
 
 def lines(html: str, base: str | None = None) -> list[str]:
@@ -79,3 +89,42 @@ def test_quoted_greater_than_inside_a_tag() -> None:
 def test_unclosed_tag_is_left_as_text_and_does_not_hang() -> None:
     text = "<a " + 'x="' * 2000 + "<b " * 2000
     assert html_to_text(text, None).startswith("<a ")
+
+
+# --- the fast paths give the text the plain patterns give ---
+
+
+def test_block_tag_names_match_as_with_ignorecase() -> None:
+    letters = sorted(set("".join(_BLOCK_NAMES)))
+    # Everything re.IGNORECASE could match to an ASCII letter: its case partners, plus
+    # the few non-ASCII letters whose simple case mapping is ASCII.
+    candidates = [chr(i) for i in range(0x10000)]
+    candidates = [c for c in candidates if c.lower()[:1].isascii() or c.upper()[:1].isascii()]
+    for letter in letters:
+        ignorecase, explicit = re.compile(letter, re.I), re.compile(_nocase(letter))
+        for char in candidates:
+            assert bool(ignorecase.fullmatch(char)) == bool(explicit.fullmatch(char)), char
+    assert html_to_text("a<\u017fection>b<D\u0130V>c<BR/>d", None) == "a\nb\nc\nd"
+
+
+def test_link_attribute_far_from_its_tag_name_falls_back_to_the_bounded_pattern() -> None:
+    padding = " ".join(f'data-{i}="{"x" * 5000}"' for i in range(2))
+    doc = f'<a href="http://near.example/">n</a><a {padding} href="http://far.example/">f</a>'
+    assert _sub_links(doc, lambda m: "") is None
+    # As before: the far attribute is past the look-ahead's reach, so that tag is an
+    # ordinary one (removed), while the near link still comes out.
+    assert html_to_text(doc, None) == "\n<http://near.example/>\nnf"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "&gt;&lt;&quot;&#39;&nbsp;",
+        "&amp;gt; &amp;lt;",  # decoded once: stays "&gt; &lt;"
+        "&not&nbsp;x &notin&gt; &lt&quot; &no&#39;",
+        "&" + "x" * 30 + "&gt;y&gt;",
+        "&#62&gt; &#x3e&lt; &&nbsp; &gt",
+    ],
+)
+def test_common_references_decode_as_html_unescape_does(text: str) -> None:
+    assert _unescape(text) == html.unescape(text)

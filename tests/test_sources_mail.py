@@ -9,7 +9,8 @@ import pytest
 
 from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
-from urimine.sources.mbox import split_mbox, unescape_message
+from urimine.sources.mbox import mbox_messages, split_mbox, unescape_message
+from urimine.sources.mime import read_header
 from urimine.sources.unit import Unit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
@@ -217,3 +218,59 @@ def test_open_iscsi_list_archive_without_closing_bracket_stays_on_its_line() -> 
         lines = text(unit).splitlines()
         assert "List-Archive: <https://groups.google.com/group/open-iscsi" in lines
         assert any(line.startswith("List-Subscribe: <https://") for line in lines)
+
+
+# --- the offset-based walker and the single-pass mbox splitter ---
+
+
+def test_folded_header_fields_are_unfolded_only_where_kept() -> None:
+    raw = (
+        b"List-Archive:\n <https://lists.example.org/a>\nReceived: from x\n\tby y\n"
+        b"X-See: text\n <https://see.example/x>\nList-\n Foo: <mailto:f@example.org>\n"
+        b"Subject: s\n\nbody\n"
+    )
+    (unit, _) = message_units(raw, "m", 0)
+    assert text(unit).splitlines() == [
+        "List-Archive: <https://lists.example.org/a>",
+        "X-See: text <https://see.example/x>",
+        "List- Foo: <mailto:f@example.org>",
+    ]
+
+
+def test_header_block_inside_a_larger_buffer_is_read_in_place() -> None:
+    entity = b"Content-Type: text/plain;\n charset=latin1\nList-Id: <l.example>\n\nbody"
+    data = b"junk <http://j.example/>\n" + entity + b"\n--b--\n"
+    fields, body = read_header(data, 25, 25 + len(entity))
+    assert [(f.key, f.value) for f in fields] == [
+        (b"content-type", b"text/plain; charset=latin1"),
+        (b"list-id", b"<l.example>"),
+    ]
+    assert data[body : 25 + len(entity)] == b"body"
+    assert read_header(b"\nbody", 0, 5) == ([], 1)
+    assert read_header(b"X: y", 0, 4) == ([], 4)
+
+
+def test_attachments_are_skipped_and_digest_parts_default_to_messages() -> None:
+    raw = msg(
+        'Content-Type: multipart/mixed; boundary="o"',
+        "--o\nContent-Type: application/pdf\nContent-Transfer-Encoding: base64\n\n"
+        + "JVBERi0x" * 1000
+        + "\n--o\nContent-Type: multipart/digest; boundary=d\n\n--d\n\n"
+        "Subject: inner\nList-Post: <mailto:d@example.org>\n\nhttp://digest.example/\n"
+        "--d--\n--o--\n",
+    )
+    units = {u.part: text(u) for u in message_units(raw, "m", 0)}
+    assert units == {
+        "2.1.headers": "List-Post: <mailto:d@example.org>\n",
+        "2.1.1": "http://digest.example/",
+    }
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 6, 7, 1 << 20])
+def test_quoted_from_lines_are_found_across_block_boundaries(size: int) -> None:
+    data = b"From a\nSubject: 1\n\n>From x\n>>From y\nFrom z\nSubject: 2\n\nno From here\n"
+    blocks = [data[i : i + size] for i in range(0, len(data), size)]
+    assert list(mbox_messages(iter(blocks))) == [
+        b"Subject: 1\n\nFrom x\n>From y\n",
+        b"Subject: 2\n\nno From here\n",
+    ]

@@ -33,11 +33,22 @@ _DROP = re.compile(
     re.S | re.I,
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
-_LINK_TAG = re.compile(
-    rf"<([A-Za-z][A-Za-z0-9:-]*)(?=\s[^<]{{0,{_N}}}?(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*=)"
-    rf"({_IN_TAG})>"
-)
+_LINK_ATTR = r"(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*="
+_LINK_TAG = re.compile(rf"<([A-Za-z][A-Za-z0-9:-]*)(?=\s[^<]{{0,{_N}}}?{_LINK_ATTR})({_IN_TAG})>")
 """A start tag that has an ``href`` or ``src`` attribute (case-insensitive)."""
+_NOT_LINK_ATTR = r"(?:[hH](?![rR][eE][fF]\s*=)|[sS](?![rR][cC]\s*=))"
+_FAST_LINK_TAG = re.compile(
+    rf"<([A-Za-z][A-Za-z0-9:-]*+)"
+    rf"(?=\s([^<hHsS]*+(?:{_NOT_LINK_ATTR}[^<hHsS]*+)*+){_LINK_ATTR})({_IN_TAG})>"
+)
+""":data:`_LINK_TAG` with a faster, unbounded look-ahead; group 2 is what it skipped.
+
+The lazy ``[^<]{0,N}?`` of :data:`_LINK_TAG` tries the attribute pattern at every
+character; here possessive runs skip everything but ``<``, ``h`` and ``s``, and an
+``h``/``s`` that does not start the attribute. Both stop at the first ``href=`` or
+``src=`` before the next ``<``, so they match the same tags as long as that is
+within ``N`` characters of the tag name, which :func:`_sub_links` checks.
+"""
 _BLOCK_WORDS = (
     "address article aside blockquote br caption dd div dl dt fieldset figcaption figure footer "
     "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table tbody td tfoot th thead "
@@ -45,9 +56,42 @@ _BLOCK_WORDS = (
 )
 _BLOCK_NAMES = frozenset(_BLOCK_WORDS.split())
 """Elements that end a line of visible text (so neighbouring cells do not run together)."""
-_BLOCK_TAG = re.compile(
-    rf"</?(?:{'|'.join(sorted(_BLOCK_NAMES, key=len, reverse=True))})\b{_IN_TAG}>", re.I
-)
+
+
+_FOLDS = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+"""The non-ASCII letters that ``re.IGNORECASE`` also matches to an ASCII letter."""
+
+
+def _nocase(char: str) -> str:
+    """A character class matching *char* as ``re.IGNORECASE`` would."""
+    if not char.isalpha():
+        return re.escape(char)
+    return f"[{char}{char.upper()}{_FOLDS.get(char, '')}]"
+
+
+def _word_tree(words: list[str]) -> str:
+    """A case-insensitive alternation matching exactly *words*, factored by leading letter.
+
+    ``div|dl|dt`` becomes ``[dD](?:[iI][vV]|[lL]|[tT])``: the regex engine then tries
+    one branch per first letter instead of every word at every ``<``, and skips a
+    branch whose character class does not match without entering it (which it
+    cannot do for ``re.IGNORECASE`` literals).
+    """
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        heads.setdefault(word[:1], []).append(word[1:])
+    branches = []
+    for head, tails in sorted(heads.items()):
+        rest = [t for t in tails if t]
+        if not rest:
+            branches.append(_nocase(head))
+            continue
+        optional = "?" if len(rest) < len(tails) else ""
+        branches.append(f"{_nocase(head)}(?:{_word_tree(rest)}){optional}")
+    return "|".join(branches)
+
+
+_BLOCK_TAG = re.compile(rf"</?(?:{_word_tree(sorted(_BLOCK_NAMES))})\b{_IN_TAG}>")
 _ANY_TAG = re.compile(rf"</?[A-Za-z][A-Za-z0-9:-]*{_IN_TAG}>")
 _MARK = "\ue000"
 """Private-use character that brackets link placeholders while entities are decoded."""
@@ -58,25 +102,48 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _STRIP_IN_URL = re.compile(r"[\t\n\r]")
 _LINK_ATTRS = frozenset({"href", "src"})
 _DROP_SCHEMES = ("javascript:", "data:")
+_CACHED_ATTRS = 512
 
 
 def _unescape(text: str) -> str:
-    """Entity-decode *text* (skipping the call when there is no ``&``)."""
+    """Entity-decode *text* (skipping the call when there is no ``&``).
+
+    The commonest references are replaced with ``str.replace`` first, which gives
+    the same text as :func:`html.unescape`: their characters are not ``&`` (so
+    nothing is decoded twice), and none of them occurs in an entity name (so a
+    bare ``&name`` just before them still resolves to the same entity).
+    """
+    if "&" not in text:
+        return text
+    for reference, char in _COMMON_REFERENCES:
+        text = text.replace(reference, char)
     return unescape(text) if "&" in text else text
+
+
+_COMMON_REFERENCES = (
+    ("&gt;", ">"),
+    ("&nbsp;", "\xa0"),
+    ("&quot;", '"'),
+    ("&#39;", "'"),
+    ("&lt;", "<"),
+)
 
 
 def _attrs(text: str) -> dict[str, str]:
     """Attribute name (lower case) to entity-decoded, trimmed value; first one wins."""
     found: dict[str, str] = {}
-    for match in _ATTR.finditer(text):
-        name = match.group(1).lower()
-        if name in found:
-            continue
-        value = match.group(2) or ""
-        if value[:1] in ("'", '"'):
-            value = value[1:-1]
-        found[name] = unescape(value).strip()
+    for name, value in _ATTR.findall(text):
+        name = name.lower()
+        if name not in found:
+            found[name] = _attr_value(value)
     return found
+
+
+def _attr_value(raw: str) -> str:
+    """An attribute value without its quotes, entity-decoded and trimmed."""
+    if raw[:1] in ("'", '"'):
+        raw = raw[1:-1]
+    return unescape(raw).strip()
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,7 +163,9 @@ def _resolver() -> Callable[[str, str], str]:
 
 def absolutize(ref: str, base: str | None) -> str | None:
     """*ref* as an absolute URI, or None when it cannot be made one or is not wanted."""
-    ref = _STRIP_IN_URL.sub("", ref).strip()
+    if "\t" in ref or "\n" in ref or "\r" in ref:
+        ref = _STRIP_IN_URL.sub("", ref)
+    ref = ref.strip()
     if not ref or ref.lower().startswith(_DROP_SCHEMES):
         return None
     if _SCHEME.match(ref):
@@ -141,14 +210,22 @@ def html_to_text(html: str, base: str | None) -> str:
     uris: list[str] = []
 
     def link(match: re.Match[str]) -> str:
-        found = _link_lines(match.group(2), base)
+        attrs = match.group(match.re.groups)  # the last group
+        if len(attrs) <= _CACHED_ATTRS and (base is None or len(base) <= _CACHED_ATTRS):
+            found = _link_insert(attrs, base)
+        else:
+            found = "".join(_link_lines(attrs, base))
         if not found:
             return "\n" if match.group(1).lower() in _BLOCK_NAMES else ""
-        uris.append("".join(found))
+        uris.append(found)
         return f"{_MARK}{len(uris) - 1}{_MARK}"
 
     text = _DROP.sub("", html)
-    text = _LINK_TAG.sub(link, text)
+    linked = _sub_links(text, link)
+    if linked is None:
+        uris.clear()
+        linked = _LINK_TAG.sub(link, text)
+    text = linked
     text = _BLOCK_TAG.sub("\n", text)
     text = _unescape(_ANY_TAG.sub("", text))
     if uris:
@@ -156,12 +233,43 @@ def html_to_text(html: str, base: str | None) -> str:
     return text
 
 
+def _sub_links(text: str, link: Callable[[re.Match[str]], str]) -> str | None:
+    """``_LINK_TAG.sub(link, text)`` done with :data:`_FAST_LINK_TAG`, or None if not exact.
+
+    None means some link attribute stood more than ``N`` characters from its tag
+    name, where the two patterns part ways: the caller then starts again with
+    :data:`_LINK_TAG`.
+    """
+    exact = True
+
+    def fast_link(match: re.Match[str]) -> str:
+        nonlocal exact
+        exact = exact and len(match.group(2)) <= _N
+        return link(match) if exact else ""
+
+    text = _FAST_LINK_TAG.sub(fast_link, text)
+    return text if exact else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _link_insert(attrs: str, base: str | None) -> str:
+    """:func:`_link_lines` joined; cached, as mail HTML repeats the same link tags a lot.
+
+    Only for attributes and base of at most ``_CACHED_ATTRS`` characters each,
+    so that the cache stays small.
+    """
+    return "".join(_link_lines(attrs, base))
+
+
 def _link_lines(attrs: str, base: str | None) -> list[str]:
-    """The ``\\n<URI>\\n`` insertions for a tag's link attributes."""
+    """The ``\\n<URI>\\n`` insertions for a tag's link attributes (the first of each name)."""
     lines = []
-    for name, value in _attrs(attrs).items():
-        if name in _LINK_ATTRS:
-            uri = absolutize(value, base)
+    seen: set[str] = set()
+    for name, value in _ATTR.findall(attrs):
+        name = name.lower()
+        if name in _LINK_ATTRS and name not in seen:
+            seen.add(name)
+            uri = absolutize(_attr_value(value), base)
             if uri:
                 lines.append(f"\n<{uri}>\n")
     return lines

@@ -23,8 +23,7 @@ from urimine.sources.mime import (
     TextPart,
     Walker,
     first,
-    parse_fields,
-    split_head,
+    read_header,
 )
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import Unit
@@ -53,21 +52,44 @@ _NOT_URI_FIELDS = frozenset(
 )
 _NOT_URI_PREFIXES = (b"arc-", b"resent-", b"x-google-dkim")
 _MSGID = re.compile(r"<([^<>]*)>")
+_CACHED_LEN, _CACHE_SIZE = 256, 1024
+"""Longest field name cached, and how many (memory stays bounded on hostile input)."""
 
 
 def _wanted(f: Field) -> bool:
     """Whether header field *f* belongs in the header unit."""
-    key = f.key
+    verdict = _VERDICTS.get(f.key)
+    if verdict is None:
+        verdict = _verdict(f.key)
+    if verdict == _BY_VALUE:
+        return _ANGLE_SCHEME.search(f.value) is not None
+    return verdict == _YES
+
+
+_YES, _NO, _BY_VALUE = 1, 0, -1
+_VERDICTS: dict[bytes, int] = {}
+"""Field key to :func:`_verdict`: the same few keys recur in every header."""
+
+
+def _verdict(key: bytes) -> int:
+    """Whether a field named *key* is wanted, unwanted, or wanted by its value."""
     if key.startswith(b"list-") or key in _URI_FIELDS:
-        return True
-    if key in _NOT_URI_FIELDS or key.startswith(_NOT_URI_PREFIXES):
-        return False
-    return _ANGLE_SCHEME.search(f.value) is not None
+        verdict = _YES
+    elif key in _NOT_URI_FIELDS or key.startswith(_NOT_URI_PREFIXES):
+        verdict = _NO
+    else:
+        verdict = _BY_VALUE
+    if len(key) <= _CACHED_LEN and len(_VERDICTS) < _CACHE_SIZE:
+        _VERDICTS[key] = verdict
+    return verdict
 
 
 def decode_value(raw: bytes) -> str:
     """A header value as text: raw 8-bit as UTF-8/Windows-1252, RFC 2047 words decoded."""
-    text, _ = decode_bytes(raw, None)
+    try:
+        text = raw.decode("utf-8")  # as decode_bytes(raw, None), without its defect note
+    except UnicodeDecodeError:
+        text = raw.decode("windows-1252", errors="replace")
     if "=?" not in text:
         return text
     try:
@@ -102,11 +124,10 @@ def message_units(raw: bytes, source: str, doc_index: int) -> Iterator[Unit]:
     """The units of one RFC 5322 message given as bytes (any line ends)."""
     data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
     walker = Walker()
-    head, body = split_head(data)
-    fields = parse_fields(head, walker.defects)
+    fields, body = read_header(data, 0, len(data))
     mid = message_id(fields)
     units: list[Unit] = []
-    for item in walker.message(fields, body, "", None):
+    for item in walker.message(fields, data, body, len(data), "", None):
         unit = _unit_for(item, source, doc_index, mid)
         if unit is not None:
             units.append(unit)

@@ -1,9 +1,14 @@
 """Mailbox containers: mbox streams split on ``\\nFrom ``, and Maildir directories.
 
 An mbox is read in large blocks and cut at every line that starts with
-``From `` (mboxo and mboxrd agree on that). Inside a message, lines matching
-``^>+From `` lose one ``>``: this is mboxrd unescaping, and for mboxo it undoes
-the only escaping there is. Memory holds one message plus one block.
+``From `` (RFC 4155 section 2: mboxo and mboxrd agree on that). Inside a
+message, lines matching ``^>+From `` lose one ``>``: this is mboxrd
+unescaping, and for mboxo it undoes the only escaping there is. Memory holds
+one message plus one block.
+
+The splitter hands out each message as a span of the buffer it was found in,
+so that the envelope line can be dropped with the one slice that copies the
+message out, instead of one copy to cut the message and a second to drop it.
 """
 
 from __future__ import annotations
@@ -14,52 +19,99 @@ from collections.abc import Callable, Iterable, Iterator
 
 from urimine.sources.compress import BLOCK
 
-_SEPARATOR = b"\nFrom "
+_FROM = b"From "
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.M)
+_LF, _GT = 0x0A, 0x3E
+
+
+def _has_text(data: bytes, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` holds anything but ASCII white space, without copying it."""
+    # bytes.isspace() knows the same six characters as bytes.strip(); it stops at the
+    # first other byte, where strip() would copy the whole message first.
+    if start >= end:
+        return False
+    if not data[start : start + 1].isspace() or not data[end - 1 : end].isspace():
+        return True
+    return not data[start:end].isspace()
+
+
+def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool]]:
+    """Yield ``(buffer, start, end, quoted)`` for each raw message, ``From `` line included.
+
+    One ``bytes.find`` pass over the stream looks for ``From ``: after a line break
+    it starts a new message (RFC 4155 section 2), after ``>`` it is a quoted
+    ``From `` line, so *quoted* tells whether the message may need unescaping
+    without a second search through it. ``scan`` is where the search resumes;
+    the last four bytes of a block are searched again with the next block, in
+    case a ``From `` straddles the two.
+    """
+    parked: list[bytes] = []
+    data = b""
+    start = scan = 0
+    quoted = False
+    for block in blocks:
+        data = data[start:] + block if data else block
+        scan -= start
+        start = 0
+        while True:
+            i = data.find(_FROM, scan)
+            if i < 0:
+                break
+            scan = i + 1
+            before = data[i - 1] if i else -1
+            if before == _LF:
+                if parked:
+                    message = b"".join([*parked, data[start:i]])
+                    parked = []
+                    if _has_text(message, 0, len(message)):
+                        yield message, 0, len(message), quoted
+                elif _has_text(data, start, i):
+                    yield data, start, i, quoted
+                start = i
+                quoted = False
+            elif before == _GT:
+                quoted = True
+        scan = max(len(data) - len(_FROM) + 1, start)
+        if len(data) - start > BLOCK:
+            # A long message: set most of it aside so it is not searched again.
+            keep = len(data) - len(_FROM)
+            parked.append(data[start:keep])
+            data = data[keep:]
+            scan -= keep
+            start = 0
+    message = b"".join([*parked, data[start:]]) if parked else data
+    first = 0 if parked else start
+    if _has_text(message, first, len(message)):
+        yield message, first, len(message), quoted
 
 
 def split_mbox(blocks: Iterable[bytes]) -> Iterator[bytes]:
     """Yield the raw messages of an mbox stream, each still with its ``From `` line."""
-    parked: list[bytes] = []
-    rest = b""
-    for block in blocks:
-        data = rest + block
-        start = 0
-        while True:
-            cut = data.find(_SEPARATOR, start)
-            if cut < 0:
-                break
-            message = data[start : cut + 1]
-            if parked:
-                message = b"".join([*parked, message])
-                parked = []
-            if message.strip():
-                yield message
-            start = cut + 1
-        rest = data[start:]
-        if len(rest) > BLOCK:
-            # A long message: set most of it aside so it is not searched again.
-            parked.append(rest[:-5])
-            rest = rest[-5:]
-    message = b"".join([*parked, rest])
-    if message.strip():
-        yield message
+    for data, start, end, _ in _mbox_spans(blocks):
+        yield data if start == 0 and end == len(data) else data[start:end]
+
+
+def _unescape(raw: bytes) -> bytes:
+    """Undo ``>From `` quoting (RFC 4155 section 2, mboxrd)."""
+    return _ESCAPED_FROM.sub(rb"\1", raw)
 
 
 def unescape_message(raw: bytes) -> bytes:
     """Drop the envelope ``From `` line and undo ``>From `` quoting."""
-    if raw.startswith(b"From "):
+    if raw.startswith(_FROM):
         nl = raw.find(b"\n")
         raw = raw[nl + 1 :] if nl >= 0 else b""
-    if b">From " in raw:
-        raw = _ESCAPED_FROM.sub(rb"\1", raw)
-    return raw
+    return _unescape(raw) if b">From " in raw else raw
 
 
 def mbox_messages(blocks: Iterable[bytes]) -> Iterator[bytes]:
     """The messages of an mbox stream, envelope removed and unescaped."""
-    for raw in split_mbox(blocks):
-        yield unescape_message(raw)
+    for data, start, end, quoted in _mbox_spans(blocks):
+        if data.startswith(_FROM, start, end):
+            nl = data.find(b"\n", start, end)
+            start = nl + 1 if nl >= 0 else end
+        raw = data[start:end]
+        yield _unescape(raw) if quoted else raw
 
 
 def is_maildir(path: str) -> bool:

@@ -3,19 +3,23 @@
 The stdlib :mod:`email` package with ``policy.default`` builds a full object
 tree and manages only a few thousand messages a second; a URI miner needs only
 the text parts. This module works on one message held as ``bytes`` with line
-ends already normalised to ``\\n``: it splits header blocks with ``bytes.find``,
-finds boundaries with ``bytes.find``, decodes quoted-printable and base64 once
-with :mod:`binascii`, and never decodes parts it will not yield (images,
-``application/*``). Problems become defect strings; nothing here raises on bad
+ends already normalised to ``\\n``. Entities are ``(start, end)`` offsets into
+that one object, never copies: header fields are found with regex scans of the
+folded header block, boundaries with ``bytes.find``; quoted-printable and base64
+are decoded once with :mod:`binascii`, and only for the parts that are
+yielded, so images and ``application/*`` parts cost nothing but the boundary
+search over them. Problems become defect strings; nothing here raises on bad
 input.
 """
 
 from __future__ import annotations
 
 import binascii
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple
 
 from urimine.sources.html import absolutize
@@ -37,13 +41,35 @@ def _nocase(word: str) -> str:
 _CONTENT, _MSG_ID, _LIST, _ARCHIVED = map(
     _nocase, ("content-", "message-id", "list-", "archived-at")
 )
-_NAMED_FIELD = re.compile(
-    rf"\n((?:{_CONTENT}[a-zA-Z-]+|{_MSG_ID}|{_LIST}[^:\n]*|{_ARCHIVED})[ \t]*):([^\n]*)".encode()
-)
-_ANY_FIELD = re.compile(rb"\n([^ \t\n:][^:\n]*):([^\n]*)")
+# Header patterns run on the folded header block: a field is its first line plus the
+# continuation lines that start with white space (RFC 5322 section 2.2.3), so that
+# only the fields kept are unfolded, not the whole block (most of it is Received,
+# DKIM-Signature and other fields that are never looked at).
+_CONT = r"(?:\n[ \t][^\n]*)*"
+"""Continuation lines of a field body."""
+_NAME_CONT = r"(?:\n[ \t][^:\n]*)*"
+"""Continuation lines inside a field name (only ``List-*`` names may span them)."""
+_WSP = r"[ \t]*(?:\n[ \t]+)*"
+"""White space before the colon, folds included."""
+_NAMED_BODY = (
+    rf"((?:{_CONTENT}[a-zA-Z-]+|{_MSG_ID}|{_LIST}[^:\n]*{_NAME_CONT}|{_ARCHIVED}){_WSP})"
+    rf":([^\n]*{_CONT})"
+).encode()
+_ANY_BODY = rf"([^ \t\n:][^:\n]*{_NAME_CONT}):([^\n]*{_CONT})".encode()
+# Group 1 is the empty line that ends the header (in _HEAD_SCAN) or empty, so that
+# every pattern has the field name as group 2 and its value as group 3.
+_HEAD_SCAN = re.compile(b"\n(?:(\n)|" + _NAMED_BODY + b")")
+_ANY_FIELD = re.compile(b"\n()" + _ANY_BODY)
+_NAMED_FIRST = re.compile(b"()" + _NAMED_BODY)
+"""The first line of a header block has no line break before it."""
+_ANY_FIRST = re.compile(b"()" + _ANY_BODY)
+_QUOTED_PAIR = re.compile(r"\\(.)")
 _ANGLE_SCHEME = re.compile(rb"<\s*[A-Za-z][A-Za-z0-9+.-]*:")
 _B64_JUNK = re.compile(rb"[^A-Za-z0-9+/]")
 _MESSAGE_TYPES = ("message/rfc822", "message/global", "message/news")
+_CACHED_LEN = 256
+"""Longest field name or Content-Type value kept in a cache (memory stays bounded)."""
+_CACHE_SIZE = 1024
 
 
 class Field(NamedTuple):
@@ -74,41 +100,91 @@ class HeaderBlock:
     fields: list[Field]
 
 
-def split_head(entity: bytes) -> tuple[bytes, bytes]:
-    """Split an entity at the first empty line into header block and body."""
-    if entity.startswith(b"\n"):
-        return b"", entity[1:]
-    end = entity.find(b"\n\n")
-    if end < 0:
-        return entity, b""
-    return entity[: end + 1], entity[end + 2 :]
+def read_header(data: bytes, start: int, end: int) -> tuple[list[Field], int]:
+    """The header fields of the entity ``data[start:end]`` and where its body starts.
 
-
-def parse_fields(head: bytes, defects: list[str]) -> list[Field]:
-    """The header fields this package uses, unfolded, in their original order.
+    The header ends at the first empty line (RFC 5322 section 2.1; RFC 2045
+    section 3 for body parts): an entity that starts with an empty line has no
+    header, and one without an empty line is all header. Offsets, not slices:
+    the entity may be a large part of a larger message.
 
     Unfolding follows RFC 5322 section 2.2.3 (remove the line break, keep the
     white space). For speed only two kinds of field are kept, found with
-    C-level regex scans instead of a Python loop over every field: fields
-    named ``Content-*``, ``Message-ID``, ``List-*`` or ``Archived-At``, and
-    any field whose value shows a ``<scheme:`` (the header unit candidates).
+    C-level regex scans of the folded block instead of a Python loop over every
+    field: fields named ``Content-*``, ``Message-ID``, ``List-*`` or
+    ``Archived-At``, and any field whose value shows a ``<scheme:`` (the header
+    unit candidates); only those are unfolded. The scan for the named fields
+    stops at the empty line, so that it is found without a search of its own.
+    The patterns start at the line break before a field; the first line has
+    none, so it gets its own anchored match and the key ``start - 1``.
     """
-    if b"\n " in head or b"\n\t" in head:
-        head = head.replace(b"\n ", b" ").replace(b"\n\t", b"\t")
-    head = b"\n" + head
-    found = {m.start(): m for m in _NAMED_FIELD.finditer(head)}
-    for hit in _ANGLE_SCHEME.finditer(head):
-        start = head.rfind(b"\n", 0, hit.start())
-        if start not in found:
-            line = _ANY_FIELD.match(head, start)
-            if line:
-                found[start] = line
+    if data.startswith(b"\n", start, end):
+        return [], start + 1
+    found: dict[int, re.Match[bytes]] = {}
+    named = _NAMED_FIRST.match(data, start, end)
+    if named:
+        found[start - 1] = named
+    head = body = end
+    for named in _HEAD_SCAN.finditer(data, start, end):
+        if named.group(1):  # the empty line
+            head, body = named.start() + 1, named.end()
+            break
+        found[named.start()] = named
+    _add_angle_fields(data, start, head, found)
     fields = []
-    for start in sorted(found):
-        name, value = found[start].group(1, 2)
-        name = name.rstrip()
-        fields.append(Field(name.lower(), name, value.strip()))
-    return fields
+    for key in sorted(found):
+        raw_name, value = found[key].group(2, 3)
+        names = _NAMES.get(raw_name) or _field_name(raw_name)
+        if b"\n" in value:
+            value = _unfold(value)
+        fields.append(Field(names[0], names[1], value.strip()))
+    return fields, body
+
+
+def _add_angle_fields(data: bytes, start: int, end: int, found: dict[int, re.Match[bytes]]) -> None:
+    """Add to *found* each field of ``data[start:end]`` that shows a ``<scheme:``."""
+    done = start  # hits before this lie in a field already looked at
+    for hit in _ANGLE_SCHEME.finditer(data, start, end):
+        if hit.start() < done:
+            continue
+        line_start = _field_start(data, start, hit.start())
+        line = found.get(line_start)
+        if line is None:
+            if line_start < start:
+                line = _ANY_FIRST.match(data, start, end)
+            else:
+                line = _ANY_FIELD.match(data, line_start, end)
+            if line is None:
+                continue
+            found[line_start] = line
+        done = line.end()
+
+
+_NAMES: dict[bytes, tuple[bytes, bytes]] = {}
+"""Field name as matched to (lower-case key, name): the same few names recur in every header."""
+
+
+def _field_name(raw: bytes) -> tuple[bytes, bytes]:
+    """The key and name of a field name as matched (unfolded, trailing white space cut)."""
+    name = _unfold(raw).rstrip()
+    names = (name.lower(), name)
+    if len(raw) <= _CACHED_LEN and len(_NAMES) < _CACHE_SIZE:
+        _NAMES[raw] = names
+    return names
+
+
+def _unfold(text: bytes) -> bytes:
+    """Drop the line breaks of folded white space (RFC 5322 section 2.2.3)."""
+    return text.replace(b"\n ", b" ").replace(b"\n\t", b"\t")
+
+
+def _field_start(data: bytes, start: int, pos: int) -> int:
+    """The line break that starts the (unfolded) field holding *pos*; ``start - 1``
+    when that field is the first one of the block starting at *start*."""
+    nl = data.rfind(b"\n", start, pos)
+    while nl >= start and data[nl + 1] in b" \t":
+        nl = data.rfind(b"\n", start, nl)
+    return nl if nl >= start else start - 1
 
 
 def first(fields: list[Field], key: bytes) -> str | None:
@@ -117,6 +193,17 @@ def first(fields: list[Field], key: bytes) -> str | None:
         if f.key == key:
             return f.value.decode("latin-1").strip()
     return None
+
+
+def field_map(fields: list[Field]) -> dict[bytes, bytes]:
+    """Each field name (lower case) to the raw value of its first occurrence."""
+    return {f.key: f.value for f in reversed(fields)}
+
+
+def _value(found: dict[bytes, bytes], key: bytes) -> str | None:
+    """The value of field *key* in a :func:`field_map` as text, or None (like :func:`first`)."""
+    raw = found.get(key)
+    return None if raw is None else raw.decode("latin-1").strip()
 
 
 def content_type(value: str | None, default: str) -> tuple[str, dict[str, str]]:
@@ -131,11 +218,31 @@ def content_type(value: str | None, default: str) -> tuple[str, dict[str, str]]:
     for match in _PARAM.finditer(value):
         key, raw = match.group(1).lower(), match.group(2).strip()
         if raw.startswith('"'):
-            raw = re.sub(r"\\(.)", r"\1", raw[1:].removesuffix('"'))
+            raw = raw[1:].removesuffix('"')
+            if "\\" in raw:
+                raw = _QUOTED_PAIR.sub(r"\1", raw)
         params.setdefault(key.rstrip("*"), raw)
     if "/" not in ctype:
         return default, params
     return ctype, params
+
+
+def _media_type(value: str | None) -> tuple[str, Mapping[str, str]]:
+    """:func:`content_type` with the ``text/plain`` default (RFC 2045 section 5.2).
+
+    The same few Content-Type values come back in message after message, so
+    short ones are looked up in a cache (long ones would only fill it).
+    """
+    if value is not None and len(value) > _CACHED_LEN:
+        return content_type(value, "text/plain")
+    return _cached_media_type(value)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_media_type(value: str | None) -> tuple[str, Mapping[str, str]]:
+    """:func:`_media_type`, cached; the parameters are read-only because they are shared."""
+    ctype, params = content_type(value, "text/plain")
+    return ctype, MappingProxyType(params)
 
 
 def decode_base64(data: bytes, defects: list[str]) -> bytes:
@@ -154,136 +261,209 @@ def decode_base64(data: bytes, defects: list[str]) -> bytes:
     return out
 
 
-def decode_transfer(body: bytes, cte: str | None, defects: list[str]) -> bytes:
-    """Undo a Content-Transfer-Encoding exactly once."""
+def transfer_encoding(cte: str | None, defects: list[str]) -> str:
+    """The Content-Transfer-Encoding to undo, or ``""`` for an identity one.
+
+    RFC 2045 section 6.1: ``7bit``, ``8bit`` and ``binary`` (and no field) mean
+    the body is as it stands; any other unknown value is noted as a defect.
+    """
     enc = (cte or "").strip().lower()
-    if enc == "quoted-printable":
-        return binascii.a2b_qp(body)
-    if enc == "base64":
-        return decode_base64(body, defects)
+    if enc in ("quoted-printable", "base64"):
+        return enc
     if enc and enc not in ("7bit", "8bit", "binary"):
         defects.append(f"unknown transfer encoding {enc!r}")
+    return ""
+
+
+def _undo_transfer(body: bytes, enc: str, defects: list[str]) -> bytes:
+    """Undo the transfer encoding *enc* (from :func:`transfer_encoding`)."""
+    if enc == "quoted-printable":
+        return binascii.a2b_qp(body)  # RFC 2045 section 6.7
+    if enc == "base64":
+        return decode_base64(body, defects)  # RFC 2045 section 6.8
     return body
 
 
-def _next_delimiter(data: bytes, marker: bytes, start: int) -> tuple[int, bool, int]:
+def _next_delimiter(data: bytes, marker: bytes, start: int, end: int) -> tuple[int, bool, int]:
     """Position of the next real delimiter line, whether it closes, and its line end."""
     while True:
-        pos = data.find(marker, start)
+        pos = data.find(marker, start, end)
         if pos < 0:
             return -1, False, -1
         after = pos + len(marker)
-        eol = data.find(b"\n", after)
+        eol = data.find(b"\n", after, end)
         if eol < 0:
-            eol = len(data)
-        tail = data[after:eol]
-        if tail.startswith(b"--"):
+            eol = end
+        if data.startswith(b"--", after, eol):
             return pos, True, eol
-        if not tail.strip(b" \t\r"):
+        if not data[after:eol].strip(b" \t\r"):
             return pos, False, eol
         start = after  # a longer boundary that merely starts with ours
 
 
-def split_multipart(body: bytes, boundary: str, defects: list[str]) -> list[bytes] | None:
-    """The body parts between delimiter lines (RFC 2046 section 5.1.1), or None.
+def body_parts(
+    data: bytes, start: int, end: int, boundary: str, defects: list[str]
+) -> list[tuple[int, int]] | None:
+    """The body parts of the multipart body ``data[start:end]`` as ``(start, end)`` pairs.
 
-    The line break before each delimiter belongs to the delimiter. None means no
-    delimiter was found at all.
+    Delimiter lines follow RFC 2046 section 5.1.1; the line break before each
+    delimiter belongs to the delimiter, so the search starts at the line break
+    that ends the header block (``start - 1``). None means no delimiter was
+    found at all. Parts are not copied: a large attachment costs only the
+    boundary search over it.
     """
-    data = b"\n" + body
     marker = b"\n--" + boundary.encode("latin-1", "replace")
-    pos, closing, eol = _next_delimiter(data, marker, 0)
+    pos, closing, eol = -1, False, -1
+    if start < end:  # an empty body has no delimiter (and maybe no line break before it)
+        pos, closing, eol = _next_delimiter(data, marker, start - 1, end)
     if pos < 0:
         defects.append("multipart without any boundary line")
         return None
-    parts: list[bytes] = []
+    parts: list[tuple[int, int]] = []
     while not closing:
-        nxt, closing_next, nxt_eol = _next_delimiter(data, marker, eol)
+        nxt, closing_next, nxt_eol = _next_delimiter(data, marker, eol, end)
         if nxt < 0:
-            parts.append(data[eol + 1 :])
+            parts.append((min(eol + 1, end), end))
             defects.append("missing closing boundary")
             break
-        parts.append(data[eol + 1 : nxt])
+        parts.append((eol + 1, nxt))
         closing, eol = closing_next, nxt_eol
     return parts
 
 
 @dataclass(slots=True)
 class Walker:
-    """Walks one message's MIME tree and yields header blocks and text parts."""
+    """Walks one message's MIME tree and yields header blocks and text parts.
+
+    The message stays one ``bytes`` object; entities are ``(start, end)`` spans
+    of it, so parts are sliced out only when they are decoded.
+    """
 
     defects: list[str] = field(default_factory=list)
 
     def message(
-        self, fields: list[Field], body: bytes, path: str, base: str | None, depth: int = 0
+        self,
+        fields: list[Field],
+        data: bytes,
+        start: int,
+        end: int,
+        path: str,
+        base: str | None,
+        depth: int = 0,
     ) -> Iterator[HeaderBlock | TextPart]:
-        """A message: its header block, then its body parts (IMAP part numbering)."""
+        """A message with body ``data[start:end]``: its header block, then its body parts.
+
+        Parts are numbered as IMAP does (RFC 3501 section 6.4.5): the body of a
+        non-multipart message is part 1 of it.
+        """
         yield HeaderBlock(path, fields)
-        ctype, _ = content_type(first(fields, b"content-type"), "text/plain")
-        body_path = path if ctype.startswith("multipart/") else _child(path, 1)
-        yield from self.entity(fields, body, body_path, base, depth)
+        found = field_map(fields)
+        media = _media_type(_value(found, b"content-type"))
+        body_path = path if media[0].startswith("multipart/") else _child(path, 1)
+        yield from self._entity(found, media, data, start, end, body_path, base, depth)
 
     def entity(
-        self, fields: list[Field], body: bytes, path: str, base: str | None, depth: int
+        self,
+        found: dict[bytes, bytes],
+        data: bytes,
+        start: int,
+        end: int,
+        path: str,
+        base: str | None,
+        depth: int,
     ) -> Iterator[HeaderBlock | TextPart]:
-        """One entity: descend into multiparts and messages, decode text parts."""
+        """One entity with header *found* (:func:`field_map`) and body ``data[start:end]``."""
+        media = _media_type(_value(found, b"content-type"))
+        yield from self._entity(found, media, data, start, end, path, base, depth)
+
+    def _entity(
+        self,
+        found: dict[bytes, bytes],
+        media: tuple[str, Mapping[str, str]],
+        data: bytes,
+        start: int,
+        end: int,
+        path: str,
+        base: str | None,
+        depth: int,
+    ) -> Iterator[HeaderBlock | TextPart]:
+        """Descend into multiparts and messages, decode text parts, skip the rest unread."""
         if depth > MAX_DEPTH:
             self.defects.append(f"MIME nesting deeper than {MAX_DEPTH} at part {path}")
             return
-        ctype, params = content_type(first(fields, b"content-type"), "text/plain")
-        base = _part_base(fields, base)
+        ctype, params = media
+        base = _part_base(found, base)
         if ctype.startswith("multipart/"):
-            yield from self._multipart(ctype, params, body, path, base, depth)
+            yield from self._multipart(ctype, params, data, start, end, path, base, depth)
         elif ctype in _MESSAGE_TYPES:
-            inner = decode_transfer(body, first(fields, b"content-transfer-encoding"), self.defects)
-            inner = inner.replace(b"\r\n", b"\n")
-            head, inner_body = split_head(inner)
-            inner_fields = parse_fields(head, self.defects)
-            yield from self.message(inner_fields, inner_body, path, base, depth + 1)
+            yield from self._inner(found, data, start, end, path, base, depth)
         elif ctype.startswith("text/"):
-            yield self._text(fields, ctype, params, body, path, base)
+            yield self._text(found, ctype, params, data, start, end, path, base)
+
+    def _inner(
+        self,
+        found: dict[bytes, bytes],
+        data: bytes,
+        start: int,
+        end: int,
+        path: str,
+        base: str | None,
+        depth: int,
+    ) -> Iterator[HeaderBlock | TextPart]:
+        """An encapsulated message (RFC 2046 section 5.2.1), decoded only if it must be."""
+        enc = transfer_encoding(_value(found, b"content-transfer-encoding"), self.defects)
+        if enc or data.find(b"\r\n", start, end) >= 0:
+            data = _undo_transfer(data[start:end], enc, self.defects).replace(b"\r\n", b"\n")
+            start, end = 0, len(data)
+        inner_fields, body = read_header(data, start, end)
+        yield from self.message(inner_fields, data, body, end, path, base, depth + 1)
 
     def _multipart(
         self,
         ctype: str,
-        params: dict[str, str],
-        body: bytes,
+        params: Mapping[str, str],
+        data: bytes,
+        start: int,
+        end: int,
         path: str,
         base: str | None,
         depth: int,
     ) -> Iterator[HeaderBlock | TextPart]:
         boundary = params.get("boundary")
-        parts = split_multipart(body, boundary, self.defects) if boundary else None
+        parts = body_parts(data, start, end, boundary, self.defects) if boundary else None
         if not boundary:
             self.defects.append(f"{ctype} without boundary at part {path or 'top'}")
         if parts is None:
-            fallback = [Field(b"content-type", b"Content-Type", b"text/plain")]
-            yield self._text(fallback, "text/plain", {}, body, path or "1", base)
+            yield self._text({}, "text/plain", {}, data, start, end, path or "1", base)
             return
-        default = "message/rfc822" if ctype == "multipart/digest" else "text/plain"
-        for i, part in enumerate(parts, 1):
-            head, part_body = split_head(part)
-            part_fields = parse_fields(head, self.defects)
-            if first(part_fields, b"content-type") is None and default != "text/plain":
-                part_fields.append(Field(b"content-type", b"Content-Type", default.encode()))
-            yield from self.entity(part_fields, part_body, _child(path, i), base, depth + 1)
+        digest = ctype == "multipart/digest"
+        for i, (part_start, part_end) in enumerate(parts, 1):
+            part_fields, body = read_header(data, part_start, part_end)
+            found = field_map(part_fields)
+            if digest:
+                # RFC 2046 section 5.1.5: in a digest the default type is message/rfc822.
+                found.setdefault(b"content-type", b"message/rfc822")
+            yield from self.entity(found, data, body, part_end, _child(path, i), base, depth + 1)
 
     def _text(
         self,
-        fields: list[Field],
+        found: dict[bytes, bytes],
         ctype: str,
-        params: dict[str, str],
-        body: bytes,
+        params: Mapping[str, str],
+        data: bytes,
+        start: int,
+        end: int,
         path: str,
         base: str | None,
     ) -> TextPart:
         defects: list[str] = []
-        data = decode_transfer(body, first(fields, b"content-transfer-encoding"), defects)
-        text, charset_defect = decode_bytes(data, params.get("charset"))
+        enc = transfer_encoding(_value(found, b"content-transfer-encoding"), defects)
+        raw = _undo_transfer(data[start:end], enc, defects)
+        text, charset_defect = decode_bytes(raw, params.get("charset"))
         if charset_defect:
             defects.append(charset_defect)
         if ctype == "text/plain" and params.get("format", "").lower() == "flowed":
-            text = unflow(text, params.get("delsp", "").lower() == "yes")
+            text = unflow(text, params.get("delsp", "").lower() == "yes")  # RFC 3676
         return TextPart(path, ctype.partition("/")[2], text, base, defects)
 
 
@@ -291,10 +471,10 @@ def _child(path: str, index: int) -> str:
     return f"{path}.{index}" if path else str(index)
 
 
-def _part_base(fields: list[Field], base: str | None) -> str | None:
+def _part_base(found: dict[bytes, bytes], base: str | None) -> str | None:
     """Content-Base, else Content-Location (if absolute or resolvable), else *base*."""
     for key in (b"content-base", b"content-location"):
-        value = first(fields, key)
+        value = _value(found, key)
         if value:
             uri = absolutize(value.strip().strip("<>\"' "), base)
             if uri:
