@@ -111,10 +111,15 @@ _SCHEME_BACK = regex.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z", regex.R
 _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
-_LT_HEAD = regex.compile(
+_LT_HEAD_SOURCE = (
     r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
     r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,63}):(?=[^<>])"
 )
+# Each pattern the angle rule matches exists twice: compiled by ``re``, which is faster,
+# and by ``regex``, whose partial matching tells "no" from "not yet" at the end of an
+# unfinished buffer (angle.py tries the first, then the second only there).
+_LT_HEAD = re.compile(_LT_HEAD_SOURCE)
+_LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
 _SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -153,7 +158,8 @@ class Config:
     max_len: int
     schemes: frozenset[str]
     run: re.Pattern[str] = field(repr=False)
-    angle_line: regex.Pattern[str] = field(repr=False)
+    angle_line: re.Pattern[str] = field(repr=False)
+    angle_line_partial: regex.Pattern[str] = field(repr=False)
     dense: re.Pattern[str] = field(repr=False)
     """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
@@ -184,7 +190,8 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         max_len=max_len,
         schemes=frozenset(schemes),
         run=_run_pattern(max_len),
-        angle_line=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
+        angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
+        angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
     )
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import regex
@@ -12,6 +13,7 @@ from urimine.rules import (
     _HYPHEN_BREAK,
     _LEGACY_SPAN,
     _LT_HEAD,
+    _LT_HEAD_PARTIAL,
     _SCHEME_HEAD,
     _URL_PREFIX,
     _WS,
@@ -30,19 +32,31 @@ from urimine.urn import check_legacy_urn
 __all__ = ["at_angle"]
 
 
+def _match(
+    full: re.Pattern[str], partial: regex.Pattern[str], buf: str, i: int, final: bool
+) -> re.Match[str] | regex.Match[str] | _PendingType | None:
+    """``full`` at ``i``; where it fails in an unfinished buffer, :data:`Pending` if more
+    text could still make ``partial`` (the same pattern) match."""
+    m = full.match(buf, i)
+    if m is not None or final:
+        return m
+    p = partial.match(buf, i, partial=True)
+    return Pending if p is not None and p.partial else p
+
+
 def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
-    head = _LT_HEAD.match(buf, i, partial=not final)
-    if head is None:
-        return None
-    if head.partial:
-        return Pending
+    head = _match(_LT_HEAD, _LT_HEAD_PARTIAL, buf, i, final)
+    if head is None or isinstance(head, _PendingType):
+        return head
     if "legacy-urn" in cfg.rules and buf[i + 1 : i + 5].lower() == "urn:":
         legacy = _legacy_urn(buf, i, final)
         if legacy is not None:
             return legacy
     if "angle" not in cfg.rules and "url-prefix" not in cfg.rules:
         return None
-    m = cfg.angle_line.match(buf, i, partial=not final)
+    m = _match(cfg.angle_line, cfg.angle_line_partial, buf, i, final)
+    if isinstance(m, _PendingType):
+        return Pending
     depth = 0
     scheme = head.group("scheme").lower()
     if m is None:
@@ -59,8 +73,8 @@ def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _Pending
         m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if m is None:
             return None
-    if m.partial:
-        return Pending
+        if m.partial:
+            return Pending
     content = m.group(1)
     if not depth and head.end() == i + len(scheme) + 2:
         plain = _plain(cfg, content, scheme, i, m.end())
