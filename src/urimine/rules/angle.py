@@ -66,10 +66,9 @@ def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _Pending
         ):
             # Over several lines, an unregistered scheme is accepted only when all the
             # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
-            # markers inside, nor without that shape. The answer would be a rejection,
-            # so skip the costly multi-line match.
-            found = Candidate(i, head.end(), "angle", reason=Reason.UNKNOWN_SCHEME, consume=False)
-            return _skip_head(cfg, found, scheme, head.end())
+            # markers inside, nor without that shape. Skip the costly multi-line match:
+            # nothing to report (not even a rejection, whose span would need it).
+            return None
         m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if m is None:
             return None
