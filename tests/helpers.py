@@ -27,9 +27,14 @@ def scan(chunks: Sequence[str], **options: object) -> list[Hit | Rejection]:
 
 
 def chunkings(text: str, seed: int = 0) -> Iterator[list[str]]:
-    """The whole text, one character at a time, and a few random splits."""
+    """The whole text, one character at a time, a few random splits and, for a short
+    text, every split in two (the first chunk is scanned at once: a decision taken at
+    its end must be the one the whole text gives)."""
     yield [text]
     yield list(text)
+    if len(text) <= 300:
+        for k in range(1, len(text)):
+            yield [text[:k], text[k:]]
     rnd = random.Random(seed)
     for _ in range(3):
         cuts = (

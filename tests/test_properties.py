@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import scan
 from urimine import Hit, Scanner, dedup_key
+from urimine import scanner as scanner_module
 
 # Text built from the pieces the rules care about, so that candidates are frequent.
 PIECES = st.sampled_from(
@@ -78,6 +80,20 @@ def test_chunking_does_not_change_results(text: str, cuts: list[int]) -> None:
     whole = scan([text], rejections=True)
     assert scan(_split(text, cuts), rejections=True) == whole
     assert scan(list(text), rejections=True) == whole
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXT)
+def test_deciding_at_every_chunk_end_does_not_change_results(text: str) -> None:
+    """With the batching off, every ``feed`` scans: each decision the scanner takes at the
+    end of unfinished text (or defers as pending) is put to the test, one character at a
+    time and at every split in two."""
+    whole = scan([text], rejections=True)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_MIN_BATCH", 1)
+        assert scan(list(text), rejections=True) == whole
+        for k in range(1, len(text), max(1, len(text) // 40)):
+            assert scan([text[:k], text[k:]], rejections=True) == whole
 
 
 @settings(max_examples=300, deadline=None)

@@ -188,6 +188,15 @@ def test_too_long_candidate_is_rejected_and_scanning_resumes() -> None:
     assert out[1].uri == "http://y.example/"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("cut", [15, 16, 17])
+def test_urn_escape_cut_by_the_first_chunk(cut: int) -> None:
+    """The first chunk is scanned at once; one ending inside "%7e" must wait for the
+    rest (003 2.2: pct-encoded is part of the NSS)."""
+    text = "urn:isbn:1user@%7e\n"
+    found = scan([text[:cut], text[cut:]])
+    assert [h.uri for h in found if isinstance(h, Hit)] == ["urn:isbn:1user@%7e"]
+
+
 def test_feed_after_close_raises() -> None:
     s = Scanner()
     s.close()

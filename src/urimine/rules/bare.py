@@ -302,8 +302,12 @@ def _urn_text(
 ) -> Candidate | _PendingType:
     """``urn:NID:NSS`` in text: the NSS ends at an excluded character (seed 003 2.5.3)."""
     m = _URN_TEXT.match(buf, s, s + cfg.max_len + 1)
-    if m is not None and not final and m.end() == len(buf):
-        return Pending
+    if m is not None and not final:
+        # More text could extend it: it reaches the end, or stops at a "%" escape that
+        # the end of the buffer cut ("urn:x:a%7" before "e").
+        rest = len(buf) - m.end()
+        if rest == 0 or (rest <= 2 and buf[m.end()] == "%"):
+            return Pending
     if m is None and not final and len(buf) - s < 48:
         return Pending  # "urn:" + NID (at most 32) + ":" may still be arriving
     if m is None:
