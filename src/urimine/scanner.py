@@ -30,7 +30,7 @@ from urimine import rules as R
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, _PendingType
-from urimine.rules.angle import at_angle
+from urimine.rules.angle import AngleShortcut, at_angle
 from urimine.rules.bare import Shortcut, at_colon, scheme_before
 
 __all__ = ["Scanner"]
@@ -150,9 +150,15 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
-            res: Candidate | Shortcut | _PendingType | None
+            res: Candidate | Shortcut | AngleShortcut | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
+                if isinstance(res, tuple):
+                    s, pos, uri, kind, scheme = res
+                    out.append(self._make_hit(buf, s, pos, uri, "angle", kind, scheme))
+                    floor = pos
+                    self._floor = base + pos
+                    continue
             else:
                 found = scheme_before(cfg, buf, i, floor)
                 if found is None:

@@ -29,7 +29,7 @@ from urimine.rules import (
 )
 from urimine.urn import check_legacy_urn
 
-__all__ = ["at_angle"]
+__all__ = ["AngleShortcut", "at_angle"]
 
 
 def _match(
@@ -44,7 +44,14 @@ def _match(
     return Pending if p is not None and p.partial else p
 
 
-def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
+def at_angle(
+    cfg: Config, buf: str, i: int, final: bool
+) -> Candidate | AngleShortcut | _PendingType | None:
+    """The rules at the ``<`` at ``i``: an :data:`AngleShortcut` for the common case, else
+    a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
+    plain = _plain(cfg, buf, i)
+    if plain is not None:
+        return plain
     head = _match(_LT_HEAD, _LT_HEAD_PARTIAL, buf, i, final)
     if head is None or isinstance(head, _PendingType):
         return head
@@ -74,29 +81,34 @@ def at_angle(cfg: Config, buf: str, i: int, final: bool) -> Candidate | _Pending
             return None
         if m.partial:
             return Pending
-    content = m.group(1)
-    if not depth and head.end() == i + len(scheme) + 2:
-        plain = _plain(cfg, content, scheme, i, m.end())
-        if plain is not None:
-            return plain
-    found = _angle_candidate(cfg, content, i, m.end(), depth)
+    found = _angle_candidate(cfg, m.group(1), i, m.end(), depth)
     return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
 
 
-def _plain(cfg: Config, content: str, scheme: str, start: int, end: int) -> Candidate | None:
+AngleShortcut = tuple[int, int, str, str, str]
+"""``<scheme:...>`` decided by :func:`_plain`: ``(start, end, uri, kind, scheme)``."""
+
+# "<" scheme ":" then one run without whitespace or brackets, then ">": one line, no
+# "URL:" and nothing to unwrap (the general path's single-line match, where it has
+# nothing to do but validate).
+_PLAIN = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{0,63}):[^<>\s]+>")
+
+
+def _plain(cfg: Config, buf: str, i: int) -> AngleShortcut | None:
     """The common case, ``<scheme:...>`` on one line, a registered scheme right after
-    the ``<`` and no whitespace: nothing to unwrap, so what :func:`_angle_candidate`
-    does comes down to validating it. None: let it decide (tests/test_fast_paths.py
-    checks that the answers agree)."""
-    if (
-        scheme in cfg.schemes
-        and scheme != "url"
-        and "angle" in cfg.rules
-        and _WS.search(content) is None
-        and _validate(cfg, content, scheme, bare=False) is None
-    ):
-        return Candidate(start, end, "angle", content, "urn" if scheme == "urn" else "uri", scheme)
-    return None
+    the ``<`` and no whitespace: validate it, in one match. None: the general path
+    decides (tests/test_fast_paths.py checks that the answers agree). Not for "urn",
+    whose 1993 form the legacy rule looks at first, nor "url" (the ``URL:`` prefix)."""
+    m = _PLAIN.match(buf, i)
+    if m is None or m.end() - i - 2 > cfg.max_len or "angle" not in cfg.rules:
+        return None
+    scheme = m.group(1).lower()
+    if scheme not in cfg.schemes or scheme == "urn" or scheme == "url":
+        return None
+    uri = buf[i + 1 : m.end() - 1]
+    if _validate(cfg, uri, scheme, bare=False) is not None:
+        return None
+    return i, m.end(), uri, "uri", scheme
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
