@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from urimine import parallel
+from urimine import parallel, sources
 from urimine.pipeline import Options, Record, Stats, iter_records
 
 PARAGRAPHS = [
@@ -109,3 +109,34 @@ def test_unique_keeps_the_first_record_of_each_key(
     unique, unique_hits = _records(path, jobs, unique=True)
     assert unique == list(first.values())
     assert unique_hits == hits
+
+
+def _mbox(messages: int) -> bytes:
+    out = []
+    for i in range(messages):
+        body = f"Body {i}: see http://example.org/{i % 7} and <https://lists.example/{i}>\n"
+        if i % 5 == 0:
+            body += ">From the archive: ftp://ftp.example.net/x\n"
+        out.append(
+            f"From someone@example.org Mon Jan  1 00:00:0{i % 10} 2001\n"
+            f"From: someone@example.org\nSubject: m{i}\nList-Archive: <http://arch.example/{i}>\n"
+            f"Message-ID: <m{i}@example.org>\n\n{body}\n"
+        )
+    return "".join(out).encode()
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_mbox_stretches_give_the_sequential_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unique: bool
+) -> None:
+    """Workers split stretches of an mbox themselves; messages keep their numbers."""
+    monkeypatch.setattr(sources, "MBOX_BATCH", 3000)
+    path = tmp_path / "list.mbox"
+    path.write_bytes(_mbox(200))
+    one, hits_one = _records(path, 1, unique)
+    stats = Stats()
+    two = list(iter_records([str(path)], Options(), jobs=2, unique=unique, stats=stats))
+    assert two == one
+    assert stats.hits == hits_one
+    assert stats.documents == 200
+    assert {r.doc_index for r in two} == set(range(200))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
-from urimine.sources.mbox import mbox_messages, split_mbox, unescape_message
+from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
 from urimine.sources.mime import read_header
 from urimine.sources.unit import Unit
 
@@ -274,3 +275,34 @@ def test_quoted_from_lines_are_found_across_block_boundaries(size: int) -> None:
         b"Subject: 1\n\nFrom x\n>From y\n",
         b"Subject: 2\n\nno From here\n",
     ]
+
+
+@pytest.mark.parametrize("target", [1, 500, 1 << 20])
+@pytest.mark.parametrize("block", [3, 64, 1 << 16])
+def test_mbox_batches_hold_whole_messages(target: int, block: int) -> None:
+    """Stretches for the workers, split again, give the messages of the whole stream
+    (RFC 4155: a message starts at a "From " line)."""
+    raw = b"preamble\n" + b"".join(
+        b"From a@b Mon Jan  1 00:00:00 2001\nSubject: %d\n\nbody\n>From quoted\n\n" % i
+        for i in range(40)
+    )
+    blocks = [raw[i : i + block] for i in range(0, len(raw), block)]
+    whole = list(mbox_messages([raw]))
+    batches = list(mbox_batches(blocks, target))
+    assert b"".join(batches) == raw
+    assert all(b.startswith(b"From ") for b in batches[1:])
+    assert [m for b in batches for m in mbox_messages([b])] == whole
+
+
+def test_mbox_batches_hand_out_whole_messages_before_a_stream_error() -> None:
+    raw = b"".join(b"From a@b Mon Jan  1 00:00:00 2001\nSubject: %d\n\nx\n" % i for i in range(9))
+
+    def broken() -> Iterator[bytes]:
+        yield raw[:-10]
+        raise OSError("truncated")
+
+    got: list[bytes] = []
+    with pytest.raises(OSError):
+        for batch in mbox_batches(broken(), 1 << 20):
+            got.append(batch)
+    assert [m for b in got for m in mbox_messages([b])] == list(mbox_messages([raw]))[:8]

@@ -21,13 +21,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.pipeline import Options, Record, Stats, _record
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
+from urimine.sources.mbox import mbox_messages
 from urimine.sources.text import decode_blocks
 
 __all__ = ["parallel_records"]
@@ -39,10 +40,18 @@ _RANGE_BLOCK = 1 << 16  # bytes read at a time when looking for a blank line
 
 # A byte range of a plain UTF-8 file that the worker reads itself: (path, start, end).
 _Range = tuple[str, int, int]
+
+
+class _Mbox(NamedTuple):
+    """A stretch of whole mbox messages, split and decoded by the worker."""
+
+    data: bytes
+
+
 # One task: a list of (unit without its chunks, text, char_base, line_base). For a
 # _Range the bases are unknown here: char_base is 0 for a unit's first range (the bases
 # restart) and -1 for the next ones (they go on from the previous range).
-_Item = tuple[Unit, str | bytes | _Range, int, int]
+_Item = tuple[Unit, str | bytes | _Range | _Mbox, int, int]
 
 
 def _shifted_hits(
@@ -85,15 +94,19 @@ def _scan_stream(
 # unit decoded from a raw mail message (-1 for a text piece), then the Hit fields. Plain
 # tuples pickle several times faster than dataclass instances.
 _Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None]
-# Per unit decoded from a raw message: piece index, unit index, part, message id, defects.
-_Meta = tuple[int, int, str | None, str | None, list[str]]
+# Per unit decoded from a raw message: piece index, unit index, part, message id, defects,
+# and the message's number within its piece (0 for a single message).
+_Meta = tuple[int, int, str | None, str | None, list[str], int]
 # Per file range: piece index, characters and lines it held, or an error message.
 _Size = tuple[int, int, int, str | None]
 # One piece of a task: text, raw message bytes or a file range; char base, line base,
 # source, doc index.
-_Piece = tuple[str | bytes | _Range, int, int, str, int]
-# Rows, metas, sizes, and how many hits the task had (rows may leave duplicates out).
-_Result = tuple[list[_Row], list[_Meta], list[_Size], int]
+_Piece = tuple[str | bytes | _Range | _Mbox, int, int, str, int]
+# Per mbox stretch: piece index, messages, messages that gave units (documents).
+_Batch = tuple[int, int, int]
+# Rows, metas, sizes, batches, and how many hits the task had (rows may leave duplicates
+# out).
+_Result = tuple[list[_Row], list[_Meta], list[_Size], list[_Batch], int]
 
 # Worker side, with ``unique``: the keys this worker has already sent. A worker takes its
 # tasks in input order, so a key it sent before can never be a first occurrence again.
@@ -106,6 +119,7 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
     rows: list[_Row] = []
     metas: list[_Meta] = []
     sizes: list[_Size] = []
+    batches: list[_Batch] = []
     counted = [0]
     sent = _SENT if unique else None
     for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
@@ -113,7 +127,18 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
             for k, unit in enumerate(message_units(payload, source, doc_index)):
                 hits = _shifted_hits(options, unit.chunks, 0, 0)
                 rows.extend(_rows(n, k, hits, sent, counted))
-                metas.append((n, k, unit.part, unit.message_id, unit.defects))
+                metas.append((n, k, unit.part, unit.message_id, unit.defects, 0))
+        elif isinstance(payload, _Mbox):
+            k = messages = documents = 0
+            for messages, message in enumerate(mbox_messages((payload.data,)), 1):
+                first = k
+                for unit in message_units(message, source, messages - 1):
+                    hits = _shifted_hits(options, unit.chunks, 0, 0)
+                    rows.extend(_rows(n, k, hits, sent, counted))
+                    metas.append((n, k, unit.part, unit.message_id, unit.defects, messages - 1))
+                    k += 1
+                documents += k > first  # as Stats.note_unit counts: messages with units
+            batches.append((n, messages, documents))
         elif isinstance(payload, tuple):
             try:
                 text = _read_range(*payload)
@@ -125,7 +150,7 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
         else:
             hits = _shifted_hits(options, (payload,), char_base, line_base)
             rows.extend(_rows(n, -1, hits, sent, counted))
-    return rows, metas, sizes, counted[0]
+    return rows, metas, sizes, batches, counted[0]
 
 
 def _read_range(path: str, start: int, end: int) -> str:
@@ -230,9 +255,11 @@ class _Ordered:
         self.unique = unique
         self.seen: set[str] | None = set() if unique else None
         self.inflight: deque[tuple[list[_Item], AsyncResult[_Result]]] = deque()
-        # Where the next file range of the current unit starts: characters, lines.
+        # Where the next file range of the current unit starts: characters, lines; and
+        # the number of the next message of the current mbox.
         self.char_base = 0
         self.line_base = 0
+        self.doc_base = 0
 
     def submit(self, items: list[_Item]) -> Iterator[Record]:
         pieces = [(payload, cb, lb, u.source, u.doc_index) for u, payload, cb, lb in items]
@@ -246,24 +273,12 @@ class _Ordered:
             yield from self._records(*self.inflight.popleft())
 
     def _records(self, items: list[_Item], result: AsyncResult[_Result]) -> Iterator[Record]:
-        rows, metas, sizes, counted = result.get()
+        rows, metas, sizes, batches, counted = result.get()
         if self.stats is not None:
             self.stats.hits += counted
         seen = self.seen
-        decoded: dict[tuple[int, int], Unit] = {}
-        for n, k, part, message_id, defects in metas:
-            unit = _bare(items[n][0], part, message_id, defects)
-            decoded[(n, k)] = unit
-            if self.stats is not None:
-                self.stats.note_defects(unit)
-        # File ranges: each one's bases are the sums over the ranges before it.
-        bases: dict[int, tuple[int, int]] = {}
-        for n, chars, lines, _error in sizes:
-            if items[n][2] == 0:
-                self.char_base = self.line_base = 0
-            bases[n] = (self.char_base, self.line_base)
-            self.char_base += chars
-            self.line_base += lines
+        decoded = self._decoded(items, metas, batches)
+        bases = self._range_bases(items, sizes)
         for row in rows:
             if seen is not None:  # another worker may have sent the same key
                 if row[11] in seen:
@@ -284,20 +299,60 @@ class _Ordered:
             if error is not None:
                 raise SourceError(items[n][0].source, error)
 
+    def _decoded(
+        self, items: list[_Item], metas: list[_Meta], batches: list[_Batch]
+    ) -> dict[tuple[int, int], Unit]:
+        """The units the workers decoded from raw messages, by (piece, unit index); the
+        messages of an mbox stretch numbered on from the stretches before it."""
+        stats = self.stats
+        first_message: dict[int, int] = {}
+        for n, messages, documents in batches:
+            if items[n][0].doc_index == 0:  # the first stretch of an mbox
+                self.doc_base = 0
+            first_message[n] = self.doc_base
+            self.doc_base += messages
+            if stats is not None:
+                stats.documents += documents
+        decoded: dict[tuple[int, int], Unit] = {}
+        for n, k, part, message_id, defects, message in metas:
+            base = first_message.get(n)
+            number = None if base is None else base + message
+            unit = _bare(items[n][0], part, message_id, defects, number)
+            decoded[(n, k)] = unit
+            if stats is not None:
+                stats.note_defects(unit)
+                if base is not None:
+                    stats.units += 1
+        return decoded
+
+    def _range_bases(self, items: list[_Item], sizes: list[_Size]) -> dict[int, tuple[int, int]]:
+        """Where each file range starts, in characters and lines: the sums over the
+        ranges of its file before it."""
+        bases: dict[int, tuple[int, int]] = {}
+        for n, chars, lines, _error in sizes:
+            if items[n][2] == 0:
+                self.char_base = self.line_base = 0
+            bases[n] = (self.char_base, self.line_base)
+            self.char_base += chars
+            self.line_base += lines
+        return bases
+
 
 def _bare(
     unit: Unit,
     part: str | None = None,
     message_id: str | None = None,
     defects: list[str] | None = None,
+    doc_index: int | None = None,
 ) -> Unit:
     """``unit`` without its text (chunks, raw message); for a unit decoded from a raw
-    message, with that unit's part, message id and defects. (Built directly: this runs
-    once per message, and ``dataclasses.replace`` is several times slower.)"""
+    message, with that unit's part, message id, defects (and number, from an mbox
+    stretch). Built directly: this runs once per message, and ``dataclasses.replace``
+    is several times slower."""
     return Unit(
         unit.source,
         (),
-        unit.doc_index,
+        unit.doc_index if doc_index is None else doc_index,
         part if defects is not None else unit.part,
         unit.base_uri,
         message_id if defects is not None else unit.message_id,
@@ -307,6 +362,7 @@ def _bare(
         unit.is_warc,
         defects if defects is not None else [],
         None,
+        False,
         unit.file_range,
     )
 
@@ -350,9 +406,12 @@ def parallel_records(
                     break
                 batch.append(item)
                 payload = item[1]
-                batch_size += (
-                    payload[2] - payload[1] if isinstance(payload, tuple) else len(payload)
-                )
+                if isinstance(payload, _Mbox):
+                    batch_size += len(payload.data)
+                elif isinstance(payload, tuple):
+                    batch_size += payload[2] - payload[1]
+                else:
+                    batch_size += len(payload)
                 if batch_size >= _PIECE_TARGET:
                     yield from queue.submit(batch)
                     batch, batch_size = [], 0
@@ -401,7 +460,7 @@ def _pieces(unit: Unit) -> Iterator[_Item | _Rest]:
     """Cut a unit's text just after blank lines, into pieces of about _PIECE_TARGET."""
     bare = _bare(unit)
     if unit.raw is not None:
-        yield (bare, unit.raw, 0, 0)
+        yield (bare, _Mbox(unit.raw) if unit.raw_mbox else unit.raw, 0, 0)
         return
     chunks = iter(unit.chunks)
     pending = ""

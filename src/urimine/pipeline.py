@@ -194,7 +194,8 @@ def _all_units(
                 file_ranges=workers,
             )
             for unit in units:
-                last_doc = stats.note_unit(unit, last_doc)
+                if not unit.raw_mbox:  # its messages are counted once they are split
+                    last_doc = stats.note_unit(unit, last_doc)
                 yield unit  # the consumer reads its chunks before asking for the next
                 stats.note_defects(unit)
         except SourceError as err:

@@ -25,13 +25,16 @@ from urimine.sources.compress import BLOCK, CorruptStream, decompress_blocks
 from urimine.sources.detect import BlockReader, raw_blocks, sniff
 from urimine.sources.html import html_to_text
 from urimine.sources.mail import message_units
-from urimine.sources.mbox import is_maildir, maildir_messages, mbox_messages
+from urimine.sources.mbox import is_maildir, maildir_messages, mbox_batches, mbox_messages
 from urimine.sources.text import check_encoding, decode_blocks, decode_bytes, pick_encoding
 from urimine.sources.unit import Unit
 from urimine.sources.walk import iter_inputs
 from urimine.sources.warc import warc_units
 
 __all__ = ["Unit", "iter_inputs", "open_units"]
+
+MBOX_BATCH = 1 << 21
+"""Bytes of whole mbox messages per unit handed to workers (``raw_mail``)."""
 
 _MAX_NESTING = 3
 """Compression layers peeled at most (``.gz`` inside ``.xz`` ...)."""
@@ -51,8 +54,9 @@ def open_units(
 ) -> Iterator[Unit]:
     """Yield the units of one input (a file, a Maildir directory, or ``-`` for stdin).
 
-    With ``raw_mail`` each mail message comes as one undecoded unit (``Unit.raw``), so
-    that MIME decoding can run in worker processes (:mod:`urimine.parallel`). With
+    With ``raw_mail`` each mail message comes as one undecoded unit (``Unit.raw``), and
+    an mbox as stretches of whole undecoded messages (``Unit.raw_mbox``), so that mbox
+    splitting and MIME decoding can run in worker processes (:mod:`urimine.parallel`). With
     ``file_ranges`` an uncompressed UTF-8 text file's unit carries its byte range
     (``Unit.file_range``), so that workers can read parts of it themselves.
 
@@ -118,6 +122,10 @@ def _from_stream(
         return
     if kind == "warc":
         yield from warc_units(reader, source)
+    elif kind == "mbox" and raw_mail:
+        # For workers: stretches of whole messages, split and decoded there.
+        for n, batch in enumerate(mbox_batches(reader.blocks(), MBOX_BATCH)):
+            yield Unit(source, (), 0 if n == 0 else -1, is_mail=True, raw=batch, raw_mbox=True)
     elif kind == "mbox":
         for index, message in enumerate(mbox_messages(reader.blocks())):
             yield from _message(message, source, index, raw_mail)

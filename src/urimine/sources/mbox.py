@@ -114,6 +114,35 @@ def mbox_messages(blocks: Iterable[bytes]) -> Iterator[bytes]:
         yield _unescape(raw) if quoted else raw
 
 
+def mbox_batches(blocks: Iterable[bytes], target: int) -> Iterator[bytes]:
+    """Cut an mbox stream into stretches of whole messages, each at least ``target``
+    bytes (but the last), for worker processes: every cut is just before a ``From ``
+    line (RFC 4155 section 2), so :func:`mbox_messages` gives, batch after batch, the
+    messages it gives on the whole stream. Memory: one batch plus one message."""
+    buf = b""
+    last = -1  # start of the last "From " line seen in buf (never 0: nothing before it)
+    try:
+        for block in blocks:
+            seen = len(buf)
+            buf += block
+            k = buf.rfind(b"\n" + _FROM, max(seen - len(_FROM), 0))
+            if k >= 0:
+                last = k + 1
+            if len(buf) >= target and last > 0:
+                yield buf[:last]
+                buf = buf[last:]
+                k = buf.rfind(b"\n" + _FROM)
+                last = k + 1 if k >= 0 else -1
+    except Exception:
+        # The stream broke (truncated, corrupt): the messages before the last "From "
+        # line are whole, and go out before the error, as mbox_messages has them.
+        if last > 0:
+            yield buf[:last]
+        raise
+    if buf:
+        yield buf
+
+
 def is_maildir(path: str) -> bool:
     """A directory with ``cur/`` and/or ``new/`` is a Maildir."""
     return os.path.isdir(os.path.join(path, "cur")) or os.path.isdir(os.path.join(path, "new"))

@@ -35,6 +35,11 @@ class Unit:
     raw: bytes | None = None
     """With ``open_units(raw_mail=True)``: a whole undecoded mail message, whose units
     :func:`urimine.sources.mail.message_units` makes (in a worker process); no chunks."""
+    raw_mbox: bool = False
+    """``raw`` holds a stretch of whole mbox messages (``From `` lines included), not one
+    message: :func:`urimine.sources.mbox.mbox_messages` splits it. ``doc_index`` is 0 for
+    the first stretch of an mbox and -1 for the next ones: whoever splits them numbers
+    the messages on."""
     file_range: tuple[int, int] | None = None
     """With ``open_units(file_ranges=True)``, for an uncompressed UTF-8 text file: the
     byte range of ``source`` whose decoding (errors replaced) is this unit's text, so
