@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from helpers import scan
 from urimine import Scanner
-from urimine.normalize import normalize_uri, simple_uri_key
+from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
 from urimine.rules import angle, bare
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,3 +165,47 @@ def test_simple_key_is_normalize_uri(
 ) -> None:
     uri = f"{scheme}://{host}{'' if port is None else ':' + port}{path}{tail}"
     assert simple_uri_key(scheme, host, port, path, tail) == normalize_uri(uri)
+
+
+_ASCII_PIECES = st.sampled_from(
+    [
+        "http",
+        "HTTPS",
+        "ftp",
+        "x+y",
+        ":",
+        "//",
+        "/",
+        "/./",
+        "/../",
+        ".",
+        "..",
+        "?",
+        "#",
+        "@",
+        "[",
+        "]",
+        ":80",
+        ":0080",
+        ":",
+        "a",
+        "B",
+        "1",
+        "-",
+        "~",
+        "%41",
+        " ",
+        "<",
+        "'",
+    ]
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_ASCII_PIECES, max_size=14).map("".join) | st.text(max_size=40))
+def test_dedup_key_shortcut_is_normalize_uri(text: str) -> None:
+    """dedup_key's shortcut (ASCII, no "%", scheme://host...) is normalize_uri (002 6.2)."""
+    dedup_key.cache_clear()
+    if text[:4].lower() == "urn:" or text.startswith("<"):
+        return
+    assert dedup_key(text) == normalize_uri(text)

@@ -248,6 +248,14 @@ def simple_uri_key(scheme: str, host: str, port: str | None, path: str, tail: st
     return f"{scheme}://{host}:{port}{path}{tail}"
 
 
+# "scheme://host[:port]" then path, query, fragment: with an ASCII text without "%"
+# (checked apart), the only URIs whose normal form simple_uri_key computes.
+_SIMPLE = re.compile(
+    r"([A-Za-z][A-Za-z0-9+\-.]*)://([A-Za-z0-9\-._~]+)(?::([0-9]*))?(/[^?#]*)?((?:\?[^#]*)?(?:#.*)?)",
+    re.DOTALL,
+)
+
+
 @lru_cache(maxsize=1 << 16)
 def dedup_key(s: str) -> str:
     """The key the scanner groups equivalent hits by; idempotent and total on ``str``."""
@@ -255,4 +263,9 @@ def dedup_key(s: str) -> str:
         return legacy_urn_key(s)
     if s[:4].lower() == "urn:":
         return urn_key(s)
+    if s.isascii() and "%" not in s:
+        m = _SIMPLE.fullmatch(s)
+        if m is not None:
+            scheme, host, port, path, tail = m.groups()
+            return simple_uri_key(scheme.lower(), host, port, path or "", tail)
     return normalize_uri(s)
