@@ -31,7 +31,7 @@ from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, _PendingType
 from urimine.rules.angle import AngleShortcut, at_angle
-from urimine.rules.bare import Shortcut, at_colon, scheme_before
+from urimine.rules.bare import Shortcut, at_colon
 
 __all__ = ["Scanner"]
 
@@ -160,12 +160,7 @@ class Scanner:
                     self._floor = base + pos
                     continue
             else:
-                found = scheme_before(cfg, buf, i, floor)
-                if found is None:
-                    finder.miss(i)
-                    pos = i + 1
-                    continue
-                res = at_colon(cfg, buf, i, floor, final, found)
+                res = at_colon(cfg, buf, i, floor, final)
                 if isinstance(res, tuple):
                     s, pos, scheme, key = res
                     out.append(self._make_hit(buf, s, pos, buf[s:pos], "bare", "uri", scheme, key))

@@ -68,41 +68,46 @@ Shortcut = tuple[int, int, str, str]
 "" when it must still be computed."""
 
 
-def scheme_before(cfg: Config, buf: str, i: int, floor: int) -> tuple[int, str] | None:
-    """Where the scheme ending at the colon ``i`` starts, and its lower-case name, when a
-    rule could accept it: registered, with a "." before a possibly registered tail
-    ("e.g.http"), or any name under the any-scheme rule. None: nothing at this colon
-    (the common miss: "Subject:", "font-size:", "h=from:to:"), decided cheaply."""
+def at_colon(
+    cfg: Config, buf: str, i: int, floor: int, final: bool
+) -> Candidate | Shortcut | _PendingType | None:
+    """The rules at the colon ``i``: a :data:`Shortcut` for the common case, else a
+    :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path.
+
+    The scheme comes first: a word no rule could accept ("Subject:", "font-size:",
+    "h=from:to:") is dismissed before anything else is looked at. A registered one
+    then tries the shortcut: nothing before the scheme that a rule looks at, then what
+    :data:`_FAST_BARE` matches; for everything it accepts, the general path gives the
+    same answer (tests/test_fast_paths.py checks this)."""
     m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
     if m is None:
         return None
+    s = m.start()
     scheme = m.group().lower()
-    if scheme in cfg.schemes or "." in scheme or "any-scheme" in cfg.rules:
-        return m.start(), scheme
-    return None
-
-
-def at_colon(
-    cfg: Config, buf: str, i: int, floor: int, final: bool, found: tuple[int, str]
-) -> Candidate | Shortcut | _PendingType | None:
-    """The rules at the colon ``i``, the scheme ``found`` by :func:`scheme_before`: a
-    :data:`Shortcut` for the common case, else a :class:`Candidate` (or ``None``, or
-    :data:`Pending`) from the general path."""
+    registered = scheme in cfg.schemes
+    if registered:
+        if scheme != "urn" and "bare" in cfg.rules:
+            before = buf[s - 1] if s else ""
+            if before not in _FAST_BLOCKERS and not (before in ": " and _after_url(buf, s)):
+                fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
+                if fast is not None:
+                    host, port, path, tail = fast.group("host", "port", "path", "tail")
+                    e = fast.end("uri")
+                    key = (
+                        ""
+                        if "%" in buf[i:e]
+                        else simple_uri_key(scheme, host, port, path or "", tail)
+                    )
+                    return s, e, scheme, key
+    elif "." not in scheme and "any-scheme" not in cfg.rules:
+        return None
     if i + 1 == len(buf):
         return None if final else Pending
     if _STOP_CHAR.match(buf, i + 1):
         return None  # "Note: ", "http:" at a line end: nothing follows the colon
-    s, scheme = found
-    if scheme in cfg.schemes:
-        if scheme != "urn" and "bare" in cfg.rules:
-            fast = _shortcut(buf, i, s, scheme, s + cfg.max_len)
-            if fast is not None:
-                return fast
-    elif "any-scheme" not in cfg.rules:
+    if not registered and "any-scheme" not in cfg.rules:
         # "e.g.http://x": the registered scheme is the tail after the last dot.
         cut = scheme.rfind(".")
-        if cut < 0:
-            return None
         tail = scheme[cut + 1 :]
         if not tail[:1].isalpha() or _SCHEME_SEPARATORS.search(tail) or tail not in cfg.schemes:
             return None
@@ -118,25 +123,10 @@ def at_colon(
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
 
 
-def _shortcut(buf: str, i: int, s: int, scheme: str, endpos: int) -> Shortcut | None:
-    """The common case: nothing before the scheme that a rule looks at, then what
-    :data:`_FAST_BARE` matches. For everything it accepts, the general path gives the same
-    answer (tests/test_fast_paths.py checks this); None sends the colon there."""
-    before = buf[s - 1] if s else ""
-    if before in _FAST_BLOCKERS:
-        return None
-    if before in ": ":
-        # "URL:" or "URL: " before the scheme (a superset of _URL_PREFIX_BACK's cases).
-        k = s - 1 if before == ":" else s - 2
-        if k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url":
-            return None
-    fast = _FAST_BARE.match(buf, i, endpos)
-    if fast is None:
-        return None
-    host, port, path, tail = fast.group("host", "port", "path", "tail")
-    e = fast.end("uri")
-    key = "" if "%" in buf[i:e] else simple_uri_key(scheme, host, port, path or "", tail)
-    return s, e, scheme, key
+def _after_url(buf: str, s: int) -> bool:
+    """Whether "URL:" or "URL: " stands before ``s`` (a superset of _URL_PREFIX_BACK)."""
+    k = s - 1 if buf[s - 1] == ":" else s - 2
+    return k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url"
 
 
 def _prefix_context(cfg: Config, buf: str, s: int, floor: int) -> tuple[str | None, int, str]:

@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from urimine.sources._heap import release
 from urimine.sources.compress import BLOCK
 
 _FROM = b"From "
@@ -121,6 +122,7 @@ def mbox_batches(blocks: Iterable[bytes], target: int) -> Iterator[bytes]:
     messages it gives on the whole stream. Memory: one batch plus one message."""
     buf = b""
     last = -1  # start of the last "From " line seen in buf (never 0: nothing before it)
+    batches = 0
     try:
         for block in blocks:
             seen = len(buf)
@@ -133,6 +135,9 @@ def mbox_batches(blocks: Iterable[bytes], target: int) -> Iterator[bytes]:
                 buf = buf[last:]
                 k = buf.rfind(b"\n" + _FROM)
                 last = k + 1 if k >= 0 else -1
+                batches += 1
+                if batches % 16 == 0:
+                    release()  # large buffers come and go: keep resident memory flat
     except Exception:
         # The stream broke (truncated, corrupt): the messages before the last "From "
         # line are whole, and go out before the error, as mbox_messages has them.

@@ -11,8 +11,12 @@ from __future__ import annotations
 import codecs
 from collections.abc import Iterable, Iterator
 
+from urimine.sources._heap import release
+
 CHUNK_CHARS = 1 << 20
 """Target size of yielded chunks; small decompressor outputs are merged up to it."""
+_RELEASE_EVERY = 32
+"""Chunks between two hand-backs of freed heap memory (:func:`_heap.release`)."""
 
 
 def pick_encoding(head: bytes, encoding: str | None) -> str:
@@ -46,6 +50,7 @@ def decode_blocks(blocks: Iterable[bytes], encoding: str = "utf-8") -> Iterator[
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     pending: list[str] = []
     size = 0
+    chunks = 0
     for block in blocks:
         text = decoder.decode(block)
         if not text:
@@ -55,6 +60,9 @@ def decode_blocks(blocks: Iterable[bytes], encoding: str = "utf-8") -> Iterator[
         if size >= CHUNK_CHARS:
             yield "".join(pending)
             pending, size = [], 0
+            chunks += 1
+            if chunks % _RELEASE_EVERY == 0:
+                release()  # keeps resident memory flat on large files (see _heap)
     pending.append(decoder.decode(b"", final=True))
     tail = "".join(pending)
     if tail:
