@@ -203,6 +203,8 @@ WARMUP_TEXT = (
     "Warm-up: see http://warmup.example/a?b=c#d, <URL:ftp://warmup.example/x> and\n"
     "<http://warmup.example/wrapped-\n  line> (mailto:warm@up.example) urn:isbn:0\n"
     '"https://warmup.example/q" [http://warmup.example/%7Ez] x:y <a:b c> \u00e9 \u3002\n'
+    "bare http://warmup.example/broken-\nline, http://warmup.example/p[1] q?x[1]#f[1]\n"
+    "http://b\u00fccher.example/\u00e9t\u00e9 > quoted <http://warmup.example/\n> z>\n"
 )
 
 

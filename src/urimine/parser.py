@@ -177,10 +177,23 @@ def _good_run(chars: str) -> regex.Pattern[str]:
     return regex.compile(f"[{chars}]*+(?:{_abnf.PCT_ENCODED}[{chars}]*+)*+")
 
 
+# The ASCII part of each IRI class is the URI class (RFC 3987 2.2 only adds non-ASCII
+# ranges): for an ASCII string the small class gives the same answer and compiles at once.
+_ASCII_PART = {
+    _abnf.IPATH_CHARS: _abnf.PATH_CHARS,
+    _abnf.IQUERY_CHARS: _abnf.QUERY_CHARS,
+    _abnf.IFRAGMENT_CHARS: _abnf.FRAGMENT_CHARS,
+    _abnf.IREG_NAME_CHARS: _abnf.REG_NAME_CHARS,
+    _abnf.IUSERINFO_CHARS: _abnf.USERINFO_CHARS,
+}
+
+
 def _first_bad(
     s: str, start: int, end: int, chars: str, reason: Reason, iri: bool
 ) -> tuple[Reason, int] | None:
     """First character of s[start:end] outside ``[chars]`` / pct-encoded, with its reason."""
+    if iri and s.isascii():
+        chars = _ASCII_PART.get(chars, chars)
     m = _good_run(chars).match(s, start, end)
     i = m.end() if m else start
     if i >= end:

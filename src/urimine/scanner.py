@@ -97,9 +97,9 @@ class Scanner:
 
     def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
         """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
-        for item in self._fed(chunks):
-            if isinstance(item, Hit):
-                yield item
+        if not self._want_rejections:  # then only hits come: no filter in between
+            return self._fed(chunks)  # type: ignore[return-value]
+        return (item for item in self._fed(chunks) if isinstance(item, Hit))
 
     def _fed(self, chunks: Iterable[str]) -> Iterator[Hit | Rejection]:
         """Feed ``chunks`` and close; the last chunk goes straight to ``close()``, so a
@@ -125,7 +125,7 @@ class Scanner:
         return out
 
     # ------------------------------------------------------------------ the loop
-    def _scan(self, final: bool) -> list[Hit | Rejection]:
+    def _scan(self, final: bool) -> list[Hit | Rejection]:  # noqa: C901 - the hot loop, kept flat
         buf = self._buf + "".join(self._pending) if self._pending else self._buf
         self._pending.clear()
         self._pending_len = 0
@@ -162,8 +162,33 @@ class Scanner:
             else:
                 res = at_colon(cfg, buf, i, floor, final)
                 if isinstance(res, tuple):
+                    # The common case, so _make_hit is written out here.
                     s, pos, scheme, key = res
-                    out.append(self._make_hit(buf, s, pos, buf[s:pos], "bare", "uri", scheme, key))
+                    lo = self._lc_pos - base
+                    if s > lo:
+                        if lo < 0:
+                            lo = 0
+                        count = buf.count("\n", lo, s)
+                        if count:
+                            self._lc_line += count
+                            self._lc_line_start = base + buf.rindex("\n", lo, s) + 1
+                        self._lc_pos = base + s
+                    uri = buf[s:pos]
+                    out.append(
+                        Hit(
+                            uri,
+                            uri,
+                            base + s,
+                            base + pos,
+                            self._lc_line,
+                            base + s - self._lc_line_start + 1,
+                            "bare",
+                            "uri",
+                            scheme,
+                            key or dedup_key(uri),
+                            None,
+                        )
+                    )
                     floor = pos
                     self._floor = base + pos
                     continue
