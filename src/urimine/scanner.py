@@ -30,7 +30,7 @@ from urimine import rules as R
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, _PendingType
-from urimine.rules.angle import AngleShortcut, at_angle
+from urimine.rules.angle import AngleShortcut, Dismissed, at_angle
 from urimine.rules.bare import Shortcut, at_colon
 
 __all__ = ["Scanner"]
@@ -150,9 +150,13 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
-            res: Candidate | Shortcut | AngleShortcut | _PendingType | None
+            res: Candidate | Shortcut | AngleShortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
+                if isinstance(res, Dismissed):
+                    finder.miss(i)
+                    pos = res.resume
+                    continue
                 if isinstance(res, tuple):
                     s, pos, uri, kind, scheme = res
                     out.append(self._make_hit(buf, s, pos, uri, "angle", kind, scheme))

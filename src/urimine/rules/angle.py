@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 
 import regex
@@ -29,7 +30,7 @@ from urimine.rules import (
 )
 from urimine.urn import check_legacy_urn
 
-__all__ = ["AngleShortcut", "at_angle"]
+__all__ = ["AngleShortcut", "Dismissed", "at_angle"]
 
 
 def _match(
@@ -46,7 +47,7 @@ def _match(
 
 def at_angle(
     cfg: Config, buf: str, i: int, final: bool
-) -> Candidate | AngleShortcut | _PendingType | None:
+) -> Candidate | AngleShortcut | Dismissed | _PendingType | None:
     """The rules at the ``<`` at ``i``: an :data:`AngleShortcut` for the common case, else
     a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
     plain = _plain(cfg, buf, i)
@@ -75,7 +76,7 @@ def at_angle(
             # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
             # markers inside, nor without that shape. Skip the costly multi-line match:
             # nothing to report (not even a rejection, whose span would need it).
-            return None
+            return _dismissed(cfg, scheme, i, head.end())
         m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if m is None:
             return None
@@ -109,6 +110,27 @@ def _plain(cfg: Config, buf: str, i: int) -> AngleShortcut | None:
     if _validate(cfg, uri, scheme, bare=False) is not None:
         return None
     return i, m.end(), uri, "uri", scheme
+
+
+@dataclass(frozen=True, slots=True)
+class Dismissed:
+    """Nothing at the ``<`` nor before ``resume``: the scan may go on from there."""
+
+    resume: int
+
+
+def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
+    """After ``<td:`` was dismissed, its colon needs no look when the colon rule cannot
+    take the word either (see :func:`_skip_head`) and nothing else (``URL:``, white
+    space) stands in the head."""
+    if (
+        head_end == i + len(scheme) + 2
+        and scheme not in cfg.schemes
+        and "." not in scheme
+        and "any-scheme" not in cfg.rules
+    ):
+        return Dismissed(head_end)
+    return None
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
