@@ -149,6 +149,7 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
     ),
     "open-parens": ("`((((…` one run", lambda n: b"(" * n),
     "a-colon": ("`a:a:a:…` one run", lambda n: _fill(b"a:", n)),
+    "word-colons": ("`ab:ab:ab:…` one run (unregistered words)", lambda n: _fill(b"ab:", n)),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),
     "long-url": ("`http://x/` then one path of `a` (longer than max length)", _long_url),

@@ -48,6 +48,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "runs of < and space": lambda n: "< " * (n // 2),
     "runs of (": lambda n: "(" * n,
     "a:a:a:": lambda n: "a:" * (n // 2),
+    "ab:ab:ab:": lambda n: "ab:" * (n // 3),
     "colons": lambda n: ":" * n,
     "http:// repeated": lambda n: "http://" * (n // 7),
     "http:// and space repeated": lambda n: "http:// " * (n // 8),
@@ -86,7 +87,15 @@ def test_hostile_input_within_ten_times_ordinary_text(name: str, ordinary_time: 
 
 
 @pytest.mark.parametrize(
-    "name", ["runs of <", "a:a:a:", "open angle", "quoted code", "quoted table after <td:"]
+    "name",
+    [
+        "runs of <",
+        "a:a:a:",
+        "ab:ab:ab:",
+        "open angle",
+        "quoted code",
+        "quoted table after <td:",
+    ],
 )
 def test_hostile_input_scales_linearly(name: str) -> None:
     small = _scan_time(HOSTILE[name](SIZE // 2))

@@ -134,7 +134,9 @@ class Scanner:
         pos = self._pos
         cfg = self._cfg
         stalled = False
-        finder = _Triggers(buf, pos, cfg.dense, final)
+        finder = _Triggers(
+            buf, pos, cfg.dense, final, None if "any-scheme" in cfg.rules else cfg.schemes
+        )
         base = self._base
         floor = max(self._floor - base, 0)
         want_rejections = self._want_rejections
@@ -322,12 +324,22 @@ class _Triggers:
         "misses",
         "next_colon",
         "next_lt",
+        "schemes",
         "window",
     )
 
-    def __init__(self, buf: str, pos: int, dense: re.Pattern[str], final: bool) -> None:
+    def __init__(
+        self,
+        buf: str,
+        pos: int,
+        dense: re.Pattern[str],
+        final: bool,
+        schemes: frozenset[str] | None,
+    ) -> None:
         self.buf = buf
         self.dense = dense
+        self.schemes = schemes
+        """The names the colon rule accepts; None: any (the any-scheme rule)."""
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
         self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
@@ -346,9 +358,23 @@ class _Triggers:
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
         if self.dense_until > pos:
-            m = self.dense.search(self.buf, pos, self.dense_until + R.DENSE_LOOKAHEAD)
-            if m is not None and m.start() < self.dense_until:
-                return m.start("colon") if m.group("colon") else m.start()
+            search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
+            schemes = self.schemes
+            while True:
+                m = search(buf, pos, end)
+                if m is None or m.start() >= self.dense_until:
+                    break
+                if not m.group("colon"):
+                    return m.start()
+                if schemes is not None:
+                    # The word the colon rule would look at (the match is word + ":"):
+                    # one it cannot accept is passed over here, a tight loop instead
+                    # of a trip through the rules ("ab:ab:ab:", long "h=from:to:").
+                    word = m.group()[:-1].lower()
+                    if word not in schemes and "." not in word:
+                        pos = m.end()
+                        continue
+                return m.start("colon")
             pos = self.dense_until
             self.dense_until = -1
         colon = self.next_colon
