@@ -125,7 +125,7 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
     for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
         if isinstance(payload, bytes):
             for k, unit in enumerate(message_units(payload, source, doc_index)):
-                hits = _shifted_hits(options, unit.chunks, 0, 0)
+                hits = options.scanner().hits(unit.chunks)
                 rows.extend(_rows(n, k, hits, sent, counted))
                 metas.append((n, k, unit.part, unit.message_id, unit.defects, 0))
         elif isinstance(payload, _Mbox):
@@ -133,7 +133,7 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
             for messages, message in enumerate(mbox_messages((payload.data,)), 1):
                 first = k
                 for unit in message_units(message, source, messages - 1):
-                    hits = _shifted_hits(options, unit.chunks, 0, 0)
+                    hits = options.scanner().hits(unit.chunks)
                     rows.extend(_rows(n, k, hits, sent, counted))
                     metas.append((n, k, unit.part, unit.message_id, unit.defects, messages - 1))
                     k += 1
@@ -141,25 +141,26 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
             batches.append((n, messages, documents))
         elif isinstance(payload, tuple):
             try:
-                text = _read_range(*payload)
+                data = _read_range(*payload)
             except OSError as exc:
                 sizes.append((n, 0, 0, exc.strerror or str(exc)))
                 break
-            rows.extend(_rows(n, -1, _shifted_hits(options, (text,), 0, 0), sent, counted))
-            sizes.append((n, len(text), text.count("\n"), None))
+            text = data.decode("utf-8", errors="replace")
+            rows.extend(_rows(n, -1, options.scanner().hits((text,)), sent, counted))
+            # Lines counted on the bytes (a "\n" byte is a "\n" character in UTF-8).
+            sizes.append((n, len(text), data.count(b"\n"), None))
         else:
             hits = _shifted_hits(options, (payload,), char_base, line_base)
             rows.extend(_rows(n, -1, hits, sent, counted))
     return rows, metas, sizes, batches, counted[0]
 
 
-def _read_range(path: str, start: int, end: int) -> str:
-    """The text of bytes [start, end) of a UTF-8 file; the range starts and ends at line
-    starts, so decoding it alone gives what decoding the whole file gives there."""
+def _read_range(path: str, start: int, end: int) -> bytes:
+    """Bytes [start, end) of a file. The ranges start and end at line starts, so decoding
+    one alone gives what decoding the whole UTF-8 file gives there."""
     with open(path, "rb") as fh:
         fh.seek(start)
-        data = fh.read(end - start)
-    return data.decode("utf-8", errors="replace")
+        return fh.read(end - start)
 
 
 def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
@@ -206,29 +207,23 @@ def _blank_line_after(fh: BinaryIO, pos: int, end: int) -> int:
 
 def _rows(
     n: int, k: int, hits: Iterable[Hit], sent: set[str] | None, counted: list[int]
-) -> Iterator[_Row]:
-    """Rows of ``hits``, counted in ``counted[0]``; keys in ``sent`` are left out."""
+) -> list[_Row]:
+    """Rows of ``hits`` (the piece and unit indices, then the Hit's fields), counted in
+    ``counted[0]``; keys in ``sent`` are left out (and added)."""
+    head = (n, k)
+    if sent is None:
+        rows: list[_Row] = [head + h for h in hits]
+        counted[0] += len(rows)
+        return rows
+    rows = []
+    total = 0
     for h in hits:
-        counted[0] += 1
-        if sent is not None:
-            if h.key in sent:
-                continue
+        total += 1
+        if h.key not in sent:
             sent.add(h.key)
-        yield (
-            n,
-            k,
-            h.uri,
-            h.raw,
-            h.start,
-            h.end,
-            h.line,
-            h.column,
-            h.context,
-            h.kind,
-            h.scheme,
-            h.key,
-            h.alternative,
-        )
+            rows.append(head + h)
+    counted[0] += total
+    return rows
 
 
 def _last_blank_line_end(text: str) -> int:

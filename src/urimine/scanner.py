@@ -225,6 +225,9 @@ class Scanner:
 
     def _retain(self, buf: str, pos: int, stalled: bool, final: bool) -> None:
         """Drop decided text, keeping the look-behind and any pending candidate."""
+        if final:  # closing: nothing is kept, and no line needs counting any more
+            self._buf, self._pos, self._need = "", 0, 0
+            return
         n = len(buf)
         keep_from = max(0, min(pos, n) - _LOOKBEHIND)
         if keep_from:
