@@ -50,7 +50,9 @@ def big_inputs() -> list[str]:
     """Inputs that take several seconds, to interrupt mid-run."""
     if not (CORPORA / "mail").is_dir():
         pytest.skip("../shared/corpora is not present")
-    return [str(CORPORA / "mail"), str(CORPORA / "docs")]
+    # Each corpus four times: the run must outlast the test's waiting (about 2 s) on a
+    # fast machine with -j 2.
+    return [str(CORPORA / "mail"), str(CORPORA / "docs")] * 4
 
 
 # --- unreadable inputs ---------------------------------------------------------------

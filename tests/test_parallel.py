@@ -9,6 +9,7 @@ small file has many ranges, and the no-blank-line limit small so that the fallba
 
 from __future__ import annotations
 
+import gzip
 import random
 from pathlib import Path
 
@@ -125,14 +126,21 @@ def _mbox(messages: int) -> bytes:
     return "".join(out).encode()
 
 
+@pytest.mark.parametrize("compressed", [False, True])
 @pytest.mark.parametrize("unique", [False, True])
 def test_mbox_stretches_give_the_sequential_records(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unique: bool
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    small_pieces: None,
+    unique: bool,
+    compressed: bool,
 ) -> None:
-    """Workers split stretches of an mbox themselves; messages keep their numbers."""
+    """Workers split stretches of an mbox themselves (byte ranges they read of a plain
+    file; stretches the main process cut from a compressed one); messages keep their
+    numbers."""
     monkeypatch.setattr(sources, "MBOX_BATCH", 3000)
-    path = tmp_path / "list.mbox"
-    path.write_bytes(_mbox(200))
+    path = tmp_path / ("list.mbox.gz" if compressed else "list.mbox")
+    path.write_bytes(gzip.compress(_mbox(200)) if compressed else _mbox(200))
     one, hits_one = _records(path, 1, unique)
     stats = Stats()
     two = list(iter_records([str(path)], Options(), jobs=2, unique=unique, stats=stats))
@@ -140,3 +148,15 @@ def test_mbox_stretches_give_the_sequential_records(
     assert stats.hits == hits_one
     assert stats.documents == 200
     assert {r.doc_index for r in two} == set(range(200))
+
+
+def test_mbox_range_cuts_fall_before_from_lines(tmp_path: Path) -> None:
+    """The cut search finds a "From " line that a block boundary splits."""
+    data = _mbox(50)
+    path = tmp_path / "m.mbox"
+    path.write_bytes(data)
+    starts = [i + 1 for i in range(len(data)) if data.startswith(b"\nFrom ", i)]
+    with path.open("rb") as fh:
+        for pos in range(1, len(data), 37):
+            want = next((s for s in starts if s >= pos), len(data))
+            assert parallel._from_line_after(fh, pos, len(data)) == want

@@ -48,10 +48,18 @@ class _Mbox(NamedTuple):
     data: bytes
 
 
+class _MboxRange(NamedTuple):
+    """Bytes [start, end) of an uncompressed mbox, whole messages: read by the worker."""
+
+    path: str
+    start: int
+    end: int
+
+
 # One task: a list of (unit without its chunks, text, char_base, line_base). For a
 # _Range the bases are unknown here: char_base is 0 for a unit's first range (the bases
 # restart) and -1 for the next ones (they go on from the previous range).
-_Item = tuple[Unit, str | bytes | _Range | _Mbox, int, int]
+_Item = tuple[Unit, str | bytes | _Range | _Mbox | _MboxRange, int, int]
 
 
 def _shifted_hits(
@@ -101,9 +109,9 @@ _Meta = tuple[int, int, str | None, str | None, list[str], int]
 _Size = tuple[int, int, int, str | None]
 # One piece of a task: text, raw message bytes or a file range; char base, line base,
 # source, doc index.
-_Piece = tuple[str | bytes | _Range | _Mbox, int, int, str, int]
-# Per mbox stretch: piece index, messages, messages that gave units (documents).
-_Batch = tuple[int, int, int]
+_Piece = tuple[str | bytes | _Range | _Mbox | _MboxRange, int, int, str, int]
+# Per mbox stretch: piece index, messages, messages that gave units (documents), units.
+_Batch = tuple[int, int, int, int]
 # Rows, metas, sizes, batches, and how many hits the task had (rows may leave duplicates
 # out).
 _Result = tuple[list[_Row], list[_Meta], list[_Size], list[_Batch], int]
@@ -125,20 +133,31 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
     for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
         if isinstance(payload, bytes):
             for k, unit in enumerate(message_units(payload, source, doc_index)):
-                hits = options.scanner().hits(unit.chunks)
-                rows.extend(_rows(n, k, hits, sent, counted))
-                metas.append((n, k, unit.part, unit.message_id, unit.defects, 0))
-        elif isinstance(payload, _Mbox):
+                found = _rows(n, k, options.scanner().hits(unit.chunks), sent, counted)
+                rows.extend(found)
+                if found or unit.defects:  # a unit no row refers to needs no meta
+                    metas.append((n, k, unit.part, unit.message_id, unit.defects, 0))
+        elif isinstance(payload, _Mbox | _MboxRange):
+            if isinstance(payload, _MboxRange):
+                try:
+                    stretch = _read_range(*payload)
+                except OSError as exc:
+                    sizes.append((n, 0, 0, exc.strerror or str(exc)))
+                    break
+            else:
+                stretch = payload.data
             k = messages = documents = 0
-            for messages, message in enumerate(mbox_messages((payload.data,)), 1):
+            for messages, message in enumerate(mbox_messages((stretch,)), 1):
                 first = k
                 for unit in message_units(message, source, messages - 1):
-                    hits = options.scanner().hits(unit.chunks)
-                    rows.extend(_rows(n, k, hits, sent, counted))
-                    metas.append((n, k, unit.part, unit.message_id, unit.defects, messages - 1))
+                    found = _rows(n, k, options.scanner().hits(unit.chunks), sent, counted)
+                    rows.extend(found)
+                    if found or unit.defects:  # a unit no row refers to needs no meta
+                        meta = (n, k, unit.part, unit.message_id, unit.defects, messages - 1)
+                        metas.append(meta)
                     k += 1
                 documents += k > first  # as Stats.note_unit counts: messages with units
-            batches.append((n, messages, documents))
+            batches.append((n, messages, documents, k))
         elif isinstance(payload, tuple):
             try:
                 data = _read_range(*payload)
@@ -301,13 +320,14 @@ class _Ordered:
         messages of an mbox stretch numbered on from the stretches before it."""
         stats = self.stats
         first_message: dict[int, int] = {}
-        for n, messages, documents in batches:
-            if items[n][0].doc_index == 0:  # the first stretch of an mbox
+        for n, messages, documents, units in batches:
+            if items[n][2] == 0:  # the first stretch of an mbox
                 self.doc_base = 0
             first_message[n] = self.doc_base
             self.doc_base += messages
             if stats is not None:
                 stats.documents += documents
+                stats.units += units
         decoded: dict[tuple[int, int], Unit] = {}
         for n, k, part, message_id, defects, message in metas:
             base = first_message.get(n)
@@ -316,8 +336,6 @@ class _Ordered:
             decoded[(n, k)] = unit
             if stats is not None:
                 stats.note_defects(unit)
-                if base is not None:
-                    stats.units += 1
         return decoded
 
     def _range_bases(self, items: list[_Item], sizes: list[_Size]) -> dict[int, tuple[int, int]]:
@@ -387,7 +405,12 @@ def parallel_records(
         batch: list[_Item] = []
         batch_size = 0
         for unit in units:
-            pieces = _file_pieces(unit) if unit.file_range is not None else _pieces(unit)
+            if unit.file_range is None:
+                pieces = _pieces(unit)
+            elif unit.raw_mbox:
+                pieces = _mbox_pieces(unit)
+            else:
+                pieces = _file_pieces(unit)
             for item in pieces:
                 if isinstance(item, _Rest):  # no blank line for too long: scan it here
                     if batch:
@@ -403,6 +426,8 @@ def parallel_records(
                 payload = item[1]
                 if isinstance(payload, _Mbox):
                     batch_size += len(payload.data)
+                elif isinstance(payload, _MboxRange):
+                    batch_size += payload.end - payload.start
                 elif isinstance(payload, tuple):
                     batch_size += payload[2] - payload[1]
                 else:
@@ -441,6 +466,45 @@ def _file_pieces(unit: Unit) -> Iterator[_Item | _Rest]:
             a = b
 
 
+def _mbox_pieces(unit: Unit) -> Iterator[_Item]:
+    """Byte ranges of an uncompressed mbox, each of whole messages (cut before a line
+    that starts with ``From ``, RFC 4155 section 2), read by the workers."""
+    assert unit.file_range is not None
+    start, end = unit.file_range
+    bare = _bare(unit)
+    path = unit.source
+    try:
+        with open(path, "rb") as fh:
+            a = start
+            while a < end:
+                b = _from_line_after(fh, a + _PIECE_TARGET, end)
+                yield (bare, _MboxRange(path, a, b), 0 if a == start else -1, 0)
+                a = b
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+
+
+def _from_line_after(fh: BinaryIO, pos: int, end: int) -> int:
+    """The first offset at or after ``pos`` where a ``From `` line starts, else ``end``.
+    Reads a block at a time: memory stays bounded."""
+    if pos >= end:
+        return end
+    at = pos - 1
+    fh.seek(at)
+    tail = b""
+    while at < end:
+        block = fh.read(min(_RANGE_BLOCK, end - at))
+        if not block:
+            return end
+        data = tail + block
+        k = data.find(b"\nFrom ")
+        if k >= 0:
+            return at - len(tail) + k + 1
+        at += len(block)
+        tail = data[-5:]
+    return end
+
+
 @dataclasses.dataclass
 class _Rest:
     """The remainder of a unit that has to be scanned sequentially."""
@@ -455,7 +519,10 @@ def _pieces(unit: Unit) -> Iterator[_Item | _Rest]:
     """Cut a unit's text just after blank lines, into pieces of about _PIECE_TARGET."""
     bare = _bare(unit)
     if unit.raw is not None:
-        yield (bare, _Mbox(unit.raw) if unit.raw_mbox else unit.raw, 0, 0)
+        if unit.raw_mbox:  # char_base 0 marks an mbox's first stretch
+            yield (bare, _Mbox(unit.raw), 0 if unit.doc_index == 0 else -1, 0)
+        else:
+            yield (bare, unit.raw, 0, 0)
         return
     chunks = iter(unit.chunks)
     pending = ""

@@ -123,7 +123,12 @@ def _from_stream(
     if kind == "warc":
         yield from warc_units(reader, source)
     elif kind == "mbox" and raw_mail:
-        # For workers: stretches of whole messages, split and decoded there.
+        # For workers: stretches of whole messages, split and decoded there; of a plain
+        # file only its byte range, which they read themselves.
+        span = _byte_range(fh, "utf-8") if file_ranges and not compressed else None
+        if span is not None:
+            yield Unit(source, (), 0, is_mail=True, raw_mbox=True, file_range=(0, span[1]))
+            return
         for n, batch in enumerate(mbox_batches(reader.blocks(), MBOX_BATCH)):
             yield Unit(source, (), 0 if n == 0 else -1, is_mail=True, raw=batch, raw_mbox=True)
     elif kind == "mbox":
