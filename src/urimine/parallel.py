@@ -122,56 +122,79 @@ _SENT: set[str] = set()
 
 
 def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result:
-    """Worker side: read file ranges, decode raw mail messages, scan each text with a
-    fresh scanner."""
-    rows: list[_Row] = []
-    metas: list[_Meta] = []
-    sizes: list[_Size] = []
-    batches: list[_Batch] = []
-    counted = [0]
-    sent = _SENT if unique else None
+    """Worker side: read file ranges, split mbox stretches, decode raw mail messages,
+    scan each text with a fresh scanner."""
+    task = _Task(options, _SENT if unique else None)
     for n, (payload, char_base, line_base, source, doc_index) in enumerate(pieces):
         if isinstance(payload, bytes):
-            for k, unit in enumerate(message_units(payload, source, doc_index)):
-                found = _rows(n, k, options.scanner().hits(unit.chunks), sent, counted)
-                rows.extend(found)
-                if found or unit.defects:  # a unit no row refers to needs no meta
-                    metas.append((n, k, unit.part, unit.message_id, unit.defects, 0))
+            task.message(n, 0, payload, source, doc_index, 0)
         elif isinstance(payload, _Mbox | _MboxRange):
-            if isinstance(payload, _MboxRange):
-                try:
-                    stretch = _read_range(*payload)
-                except OSError as exc:
-                    sizes.append((n, 0, 0, exc.strerror or str(exc)))
-                    break
-            else:
-                stretch = payload.data
-            k = messages = documents = 0
-            for messages, message in enumerate(mbox_messages((stretch,)), 1):
-                first = k
-                for unit in message_units(message, source, messages - 1):
-                    found = _rows(n, k, options.scanner().hits(unit.chunks), sent, counted)
-                    rows.extend(found)
-                    if found or unit.defects:  # a unit no row refers to needs no meta
-                        meta = (n, k, unit.part, unit.message_id, unit.defects, messages - 1)
-                        metas.append(meta)
-                    k += 1
-                documents += k > first  # as Stats.note_unit counts: messages with units
-            batches.append((n, messages, documents, k))
+            stretch = payload.data if isinstance(payload, _Mbox) else task.read(n, payload)
+            if stretch is None:
+                break
+            task.mbox(n, stretch, source)
         elif isinstance(payload, tuple):
-            try:
-                data = _read_range(*payload)
-            except OSError as exc:
-                sizes.append((n, 0, 0, exc.strerror or str(exc)))
+            data = task.read(n, payload)
+            if data is None:
                 break
             text = data.decode("utf-8", errors="replace")
-            rows.extend(_rows(n, -1, options.scanner().hits((text,)), sent, counted))
+            task.scan(n, -1, (text,))
             # Lines counted on the bytes (a "\n" byte is a "\n" character in UTF-8).
-            sizes.append((n, len(text), data.count(b"\n"), None))
+            task.sizes.append((n, len(text), data.count(b"\n"), None))
         else:
-            hits = _shifted_hits(options, (payload,), char_base, line_base)
-            rows.extend(_rows(n, -1, hits, sent, counted))
-    return rows, metas, sizes, batches, counted[0]
+            task.scan(n, -1, (payload,), char_base, line_base)
+    return task.rows, task.metas, task.sizes, task.batches, task.counted[0]
+
+
+class _Task:
+    """What a worker gathers for one task (see :data:`_Result`)."""
+
+    def __init__(self, options: Options, sent: set[str] | None) -> None:
+        self.options = options
+        self.sent = sent
+        self.rows: list[_Row] = []
+        self.metas: list[_Meta] = []
+        self.sizes: list[_Size] = []
+        self.batches: list[_Batch] = []
+        self.counted = [0]
+
+    def read(self, n: int, where: tuple[str, int, int]) -> bytes | None:
+        """Bytes of a file range; None after noting the error as piece ``n``'s size."""
+        try:
+            return _read_range(*where)
+        except OSError as exc:
+            self.sizes.append((n, 0, 0, exc.strerror or str(exc)))
+            return None
+
+    def scan(
+        self, n: int, k: int, chunks: Iterable[str], char_base: int = 0, line_base: int = 0
+    ) -> bool:
+        """Rows of one text; whether it gave any."""
+        if char_base or line_base:
+            hits: Iterable[Hit] = _shifted_hits(self.options, chunks, char_base, line_base)
+        else:
+            hits = self.options.scanner().hits(chunks)
+        found = _rows(n, k, hits, self.sent, self.counted)
+        self.rows.extend(found)
+        return bool(found)
+
+    def message(self, n: int, k: int, raw: bytes, source: str, doc_index: int, number: int) -> int:
+        """The units of one raw message, numbered from ``k``; returns the next number. A
+        unit no row refers to needs no meta, unless it has defects."""
+        for unit in message_units(raw, source, doc_index):
+            if self.scan(n, k, unit.chunks) or unit.defects:
+                self.metas.append((n, k, unit.part, unit.message_id, unit.defects, number))
+            k += 1
+        return k
+
+    def mbox(self, n: int, stretch: bytes, source: str) -> None:
+        """The messages of an mbox stretch, numbered from 0 within it."""
+        k = messages = documents = 0
+        for messages, message in enumerate(mbox_messages((stretch,)), 1):
+            first = k
+            k = self.message(n, k, message, source, messages - 1, messages - 1)
+            documents += k > first  # as Stats.note_unit counts: messages with units
+        self.batches.append((n, messages, documents, k))
 
 
 def _read_range(path: str, start: int, end: int) -> bytes:

@@ -168,7 +168,7 @@ class Scanner:
             else:
                 res = at_colon(cfg, buf, i, floor, final)
                 if isinstance(res, tuple):
-                    # The common case, so _make_hit is written out here.
+                    # The common case, so _make_hit (and _advance_lines) is written out here.
                     s, pos, scheme, key = res
                     lo = self._lc_pos - base
                     if s > lo:
@@ -256,7 +256,7 @@ class Scanner:
 
     def _hit(self, buf: str, c: Candidate) -> Hit:
         return self._make_hit(
-            buf, c.start, c.end, c.uri, c.context, c.kind, c.scheme, c.key, c.alternative
+            buf, c.start, c.end, c.uri, c.context, c.kind, c.scheme, "", c.alternative
         )
 
     def _make_hit(
@@ -272,18 +272,8 @@ class Scanner:
         alternative: str | None = None,
     ) -> Hit:
         """A hit for ``buf[start:end]``; a ``key`` of "" is computed from ``uri``."""
+        self._advance_lines(buf, start)
         base = self._base
-        # Line and column: count newlines from the line cursor (_advance_lines, inlined:
-        # this runs once per hit).
-        lo = self._lc_pos - base
-        if start > lo:
-            if lo < 0:
-                lo = 0
-            count = buf.count("\n", lo, start)
-            if count:
-                self._lc_line += count
-                self._lc_line_start = base + buf.rindex("\n", lo, start) + 1
-            self._lc_pos = base + start
         return Hit(
             uri,
             buf[start:end],

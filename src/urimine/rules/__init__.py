@@ -70,8 +70,6 @@ class Candidate:
     reason: Reason | None = None
     detail: str = ""
     too_long: bool = False
-    key: str = ""
-    """The dedup key when the rule could compute it cheaply; "" means compute it."""
     consume: bool = True
     """Whether scanning resumes after ``end`` (True) or just after the trigger."""
     resume: int = 0

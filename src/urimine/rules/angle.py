@@ -28,6 +28,7 @@ from urimine.rules import (
     _validate,
     quote_depth,
 )
+from urimine.rules.bare import colon_can_take
 from urimine.urn import check_legacy_urn
 
 __all__ = ["AngleShortcut", "Dismissed", "at_angle"]
@@ -121,23 +122,16 @@ class Dismissed:
 
 def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
     """After ``<td:`` was dismissed, its colon needs no look when the colon rule cannot
-    take the word either (see :func:`_skip_head`) and nothing else (``URL:``, white
-    space) stands in the head."""
-    if (
-        head_end == i + len(scheme) + 2
-        and scheme not in cfg.schemes
-        and "." not in scheme
-        and "any-scheme" not in cfg.rules
-    ):
+    take the word either and nothing else (``URL:``, white space) stands in the head."""
+    if head_end == i + len(scheme) + 2 and not colon_can_take(cfg, scheme):
         return Dismissed(head_end)
     return None
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
     """After a rejected ``<xs:element>``, ``<o:p>``: the scan may resume after the head's
-    colon when the bare rule at that colon cannot accept the scheme (unregistered, no
-    "." before a registered tail, unregistered schemes off)."""
-    if scheme not in cfg.schemes and "." not in scheme and "any-scheme" not in cfg.rules:
+    colon when the colon rule cannot take the scheme."""
+    if not colon_can_take(cfg, scheme):
         found.resume = head_end
     return found
 

@@ -91,15 +91,12 @@ def at_colon(
             if before not in _FAST_BLOCKERS and not (before in ": " and _after_url(buf, s)):
                 fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
                 if fast is not None:
-                    host, port, path, tail = fast.group("host", "port", "path", "tail")
                     e = fast.end("uri")
-                    key = (
-                        ""
-                        if "%" in buf[i:e]
-                        else simple_uri_key(scheme, host, port, path or "", tail)
-                    )
-                    return s, e, scheme, key
-    elif "." not in scheme and "any-scheme" not in cfg.rules:
+                    if buf.find("%", i, e) >= 0:
+                        return s, e, scheme, ""
+                    host, port, path, tail = fast.group("host", "port", "path", "tail")
+                    return s, e, scheme, simple_uri_key(scheme, host, port, path or "", tail)
+    elif not colon_can_take(cfg, scheme):
         return None
     if i + 1 == len(buf):
         return None if final else Pending
@@ -123,6 +120,13 @@ def at_colon(
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
 
 
+def colon_can_take(cfg: Config, scheme: str) -> bool:
+    """Whether :func:`at_colon` can accept anything after the lower-case word ``scheme``:
+    a registered name, a dotted word whose tail may be one ("e.g.http"), or any word
+    under the any-scheme rule. (The scanner's dense loop asks the same with a set.)"""
+    return scheme in cfg.schemes or "." in scheme or "any-scheme" in cfg.rules
+
+
 def _after_url(buf: str, s: int) -> bool:
     """Whether "URL:" or "URL: " stands before ``s`` (a superset of _URL_PREFIX_BACK)."""
     k = s - 1 if buf[s - 1] == ":" else s - 2
@@ -135,9 +139,7 @@ def _prefix_context(cfg: Config, buf: str, s: int, floor: int) -> tuple[str | No
         before = buf[s - 1]
         if before in "\"'" and "quote" in cfg.rules:
             return "quote", s - 1, before
-        if (before == ":" or (before == " " and buf[s - 2 : s - 1] == ":")) and (
-            "url-prefix" in cfg.rules
-        ):
+        if before in ": " and "url-prefix" in cfg.rules and _after_url(buf, s):
             m = _URL_PREFIX_BACK.search(buf, max(floor, s - 5), s)
             if m is not None:
                 return "url-prefix", m.start(), ""
