@@ -222,29 +222,49 @@ def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
     return decode_blocks(blocks(), "utf-8")
 
 
+# Where a piece may end: just after a blank line (rules: no candidate spans one), and
+# for an mbox just before a "From " line (RFC 4155). A needle found at k cuts at k + offset.
+_BLANK_LINE = ((b"\n\n", 2), (b"\n\r\n", 3))
+_FROM_LINE = ((b"\nFrom ", 1),)
+
+
 def _blank_line_after(fh: BinaryIO, pos: int, end: int) -> int:
-    """The first offset at or after ``pos`` that follows a blank line (``\n\n`` or
-    ``\n\r\n``), ``end`` when the file ends first, or -1 when there is none within
-    ``_PIECE_LIMIT`` bytes. Reads a block at a time: memory stays bounded."""
+    """The first offset at or after ``pos`` that follows a blank line, ``end`` when the
+    file ends first, or -1 when there is none within ``_PIECE_LIMIT`` bytes."""
+    return _cut_after(fh, pos, end, _BLANK_LINE, _PIECE_LIMIT)
+
+
+def _cut_after(
+    fh: BinaryIO, pos: int, end: int, marks: tuple[tuple[bytes, int], ...], limit: int | None
+) -> int:
+    """The first cut at or after ``pos`` that ``marks`` give, ``end`` when the file ends
+    first, or -1 when there is none within ``limit`` bytes. Reads a block at a time, so
+    memory stays bounded; a needle cut by a block boundary is found with the next."""
     if pos >= end:
         return end
-    at = max(pos - 2, 0)
+    overlap = max(len(needle) for needle, _ in marks) - 1
+    at = max(pos - max(offset for _, offset in marks), 0)
     fh.seek(at)
     tail = b""
-    while at < end and at - pos < _PIECE_LIMIT:
+    while at < end:
+        if limit is not None and at - pos >= limit:
+            return -1
         block = fh.read(min(_RANGE_BLOCK, end - at))
         if not block:
             return end
         data = tail + block
         base = at - len(tail)
-        cuts = [k + 2 for k in (data.find(b"\n\n"),) if k >= 0]
-        cuts += [k + 3 for k in (data.find(b"\n\r\n"),) if k >= 0]
-        cuts = [base + c for c in cuts if base + c >= pos]
+        cuts = [
+            base + k + offset
+            for needle, offset in marks
+            for k in (data.find(needle, max(pos - offset - base, 0)),)
+            if k >= 0
+        ]
         if cuts:
             return min(cuts)
         at += len(block)
-        tail = data[-2:]
-    return end if at >= end else -1
+        tail = data[-overlap:]
+    return end
 
 
 def _rows(
@@ -508,10 +528,8 @@ def _mbox_pieces(unit: Unit) -> Iterator[_Item]:
 
 
 def _from_line_after(fh: BinaryIO, pos: int, end: int) -> int:
-    """The first offset at or after ``pos`` where a ``From `` line starts, else ``end``.
-    Reads a block at a time: memory stays bounded."""
-    if pos >= end:
-        return end
+    """The first offset at or after ``pos`` where a ``From `` line starts, else ``end``."""
+    return _cut_after(fh, pos, end, _FROM_LINE, None)
     at = pos - 1
     fh.seek(at)
     tail = b""
