@@ -360,7 +360,7 @@ class Walker:
         found = field_map(fields)
         media = _media_type(_value(found, b"content-type"))
         body_path = path if media[0].startswith("multipart/") else _child(path, 1)
-        yield from self._entity(found, media, data, start, end, body_path, base, depth)
+        yield from self.entity(found, data, start, end, body_path, base, depth, media)
 
     def entity(
         self,
@@ -371,27 +371,15 @@ class Walker:
         path: str,
         base: str | None,
         depth: int,
+        media: tuple[str, Mapping[str, str]] | None = None,
     ) -> Iterator[HeaderBlock | TextPart]:
-        """One entity with header *found* (:func:`field_map`) and body ``data[start:end]``."""
-        media = _media_type(_value(found, b"content-type"))
-        yield from self._entity(found, media, data, start, end, path, base, depth)
-
-    def _entity(
-        self,
-        found: dict[bytes, bytes],
-        media: tuple[str, Mapping[str, str]],
-        data: bytes,
-        start: int,
-        end: int,
-        path: str,
-        base: str | None,
-        depth: int,
-    ) -> Iterator[HeaderBlock | TextPart]:
-        """Descend into multiparts and messages, decode text parts, skip the rest unread."""
+        """One entity with header *found* (:func:`field_map`) and body ``data[start:end]``
+        (*media*: its parsed Content-Type, when the caller has it already): descend into
+        multiparts and messages, decode text parts, skip the rest unread."""
         if depth > MAX_DEPTH:
             self.defects.append(f"MIME nesting deeper than {MAX_DEPTH} at part {path}")
             return
-        ctype, params = media
+        ctype, params = media or _media_type(_value(found, b"content-type"))
         base = _part_base(found, base)
         if ctype.startswith("multipart/"):
             yield from self._multipart(ctype, params, data, start, end, path, base, depth)
