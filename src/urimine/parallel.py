@@ -25,7 +25,7 @@ from typing import BinaryIO, NamedTuple
 
 from urimine.errors import SourceError
 from urimine.model import Hit
-from urimine.pipeline import Options, Record, Stats, _record
+from urimine.pipeline import Options, Record, Stats, _record, records_of
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import mbox_messages
@@ -88,14 +88,8 @@ def _scan_stream(
     unit: Unit, chunks: Iterable[str], char_base: int, line_base: int, queue: _Ordered
 ) -> Iterator[Record]:
     """Scan the rest of a unit in this process."""
-    for hit in _shifted_hits(queue.options, chunks, char_base, line_base):
-        if queue.stats is not None:
-            queue.stats.hits += 1
-        if queue.seen is not None:
-            if hit.key in queue.seen:
-                continue
-            queue.seen.add(hit.key)
-        yield _record(unit, hit)
+    hits = _shifted_hits(queue.options, chunks, char_base, line_base)
+    return records_of(unit, hits, queue.stats, queue.seen)
 
 
 # What a worker sends back per hit: the index of its piece in the task, the index of the

@@ -8,7 +8,7 @@ processes; the output is identical to ``jobs=1``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -17,7 +17,7 @@ from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 from urimine.sources import Unit, iter_inputs, open_units
 
-__all__ = ["Options", "Record", "Stats", "iter_records", "unit_records"]
+__all__ = ["Options", "Record", "Stats", "iter_records", "records_of", "unit_records"]
 
 
 @dataclass(slots=True)
@@ -131,7 +131,21 @@ def _record(unit: Unit, hit: Hit) -> Record:
 
 def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
     """Scan one unit sequentially (streaming its chunks)."""
-    for hit in options.scanner().hits(unit.chunks):
+    return records_of(unit, options.scanner().hits(unit.chunks))
+
+
+def records_of(
+    unit: Unit, hits: Iterable[Hit], stats: Stats | None = None, seen: set[str] | None = None
+) -> Iterator[Record]:
+    """Records of ``hits`` found in ``unit``, counted in ``stats.hits``; with ``seen``,
+    only those whose key is not in it yet (it is added), built only then."""
+    for hit in hits:
+        if stats is not None:
+            stats.hits += 1
+        if seen is not None:
+            if hit.key in seen:
+                continue
+            seen.add(hit.key)
         yield _record(unit, hit)
 
 
@@ -160,15 +174,9 @@ def iter_records(
 
         yield from parallel_records(units, options, jobs, stats, unique=unique)
         return
-    seen: set[str] = set()
+    seen: set[str] | None = set() if unique else None
     for unit in units:
-        for hit in options.scanner().hits(unit.chunks):
-            stats.hits += 1
-            if unique:
-                if hit.key in seen:
-                    continue
-                seen.add(hit.key)
-            yield _record(unit, hit)
+        yield from records_of(unit, options.scanner().hits(unit.chunks), stats, seen)
 
 
 def _all_units(
