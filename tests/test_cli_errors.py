@@ -224,6 +224,21 @@ def test_broken_pipe_is_quiet(big_inputs: list[str], jobs: str) -> None:
     assert status in ("0", "141")
 
 
+def test_stopping_early_with_workers_never_hangs(big_inputs: list[str]) -> None:
+    """A reader that stops early must not leave -j 2 stuck in the pool's teardown (it
+    hung now and then while a large task was being written to the workers)."""
+    exe, docs = urimine_exe(), big_inputs[1]
+    for _ in range(6):
+        proc = subprocess.run(
+            ["bash", "-c", f"'{exe}' --no-progress -j 2 '{docs}' | head -1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert "://" in proc.stdout or proc.stdout.startswith("urn:")
+
+
 def _start(args: list[str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [urimine_exe(), "--no-progress", *args],

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
@@ -36,6 +37,7 @@ __all__ = ["parallel_records"]
 _PIECE_TARGET = 1 << 21  # characters (bytes, for file ranges) of text per task
 _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-process
 
+_STOP_WAIT = 5.0  # seconds to wait for a pool to stop after an error
 _RANGE_BLOCK = 1 << 16  # bytes read at a time when looking for a blank line
 
 # A byte range of a plain UTF-8 file that the worker reads itself: (path, start, end).
@@ -437,44 +439,75 @@ def parallel_records(
     """
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(jobs, initializer=_worker_init) as pool:
-        queue = _Ordered(pool, options, window=4 * jobs, stats=stats, unique=unique)
-        batch: list[_Item] = []
-        batch_size = 0
-        for unit in units:
-            if unit.file_range is None:
-                pieces = _pieces(unit)
-            elif unit.raw_mbox:
-                pieces = _mbox_pieces(unit)
-            else:
-                pieces = _file_pieces(unit)
-            for item in pieces:
-                if isinstance(item, _Rest):  # no blank line for too long: scan it here
-                    if batch:
-                        yield from queue.submit(batch)
-                        batch, batch_size = [], 0
-                    yield from queue.drain()
-                    char_base, line_base = item.char_base, item.line_base
-                    if char_base < 0:  # the rest of a file: after the ranges scanned
-                        char_base, line_base = queue.char_base, queue.line_base
-                    yield from _scan_stream(item.unit, item.chunks, char_base, line_base, queue)
-                    break
-                batch.append(item)
-                payload = item[1]
-                if isinstance(payload, _Mbox):
-                    batch_size += len(payload.data)
-                elif isinstance(payload, _MboxRange):
-                    batch_size += payload.end - payload.start
-                elif isinstance(payload, tuple):
-                    batch_size += payload[2] - payload[1]
-                else:
-                    batch_size += len(payload)
-                if batch_size >= _PIECE_TARGET:
+    pool = ctx.Pool(jobs, initializer=_worker_init)
+    try:
+        yield from _pooled_records(pool, units, options, jobs, stats, unique)
+    except BaseException:  # an error, Ctrl-C, or the consumer stopped early
+        _abandon(pool)
+        raise
+    pool.terminate()
+
+
+def _abandon(pool: Pool) -> None:
+    """Stop the pool after an error or an early stop, waiting a few seconds at most.
+
+    CPython's ``Pool.terminate()`` joins its task-feeding thread, which may be blocked
+    for good writing a large task into the pipe of workers it has just stopped (the
+    read end stays open in this process): ``urimine -j 2 big.txt.gz | head -1`` hung
+    now and then. It stops the workers before that join, so running it in a daemon
+    thread and giving up on the join loses nothing; the blocked thread is a daemon too.
+    """
+    stopper = threading.Thread(target=pool.terminate, name="urimine-pool-stop", daemon=True)
+    stopper.start()
+    stopper.join(_STOP_WAIT)
+
+
+def _pooled_records(
+    pool: Pool,
+    units: Iterable[Unit],
+    options: Options,
+    jobs: int,
+    stats: Stats | None,
+    unique: bool,
+) -> Iterator[Record]:
+    """The records of ``units``, their pieces scanned by ``pool``, in input order."""
+    queue = _Ordered(pool, options, window=4 * jobs, stats=stats, unique=unique)
+    batch: list[_Item] = []
+    batch_size = 0
+    for unit in units:
+        if unit.file_range is None:
+            pieces = _pieces(unit)
+        elif unit.raw_mbox:
+            pieces = _mbox_pieces(unit)
+        else:
+            pieces = _file_pieces(unit)
+        for item in pieces:
+            if isinstance(item, _Rest):  # no blank line for too long: scan it here
+                if batch:
                     yield from queue.submit(batch)
                     batch, batch_size = [], 0
-        if batch:
-            yield from queue.submit(batch)
-        yield from queue.drain()
+                yield from queue.drain()
+                char_base, line_base = item.char_base, item.line_base
+                if char_base < 0:  # the rest of a file: after the ranges scanned
+                    char_base, line_base = queue.char_base, queue.line_base
+                yield from _scan_stream(item.unit, item.chunks, char_base, line_base, queue)
+                break
+            batch.append(item)
+            payload = item[1]
+            if isinstance(payload, _Mbox):
+                batch_size += len(payload.data)
+            elif isinstance(payload, _MboxRange):
+                batch_size += payload.end - payload.start
+            elif isinstance(payload, tuple):
+                batch_size += payload[2] - payload[1]
+            else:
+                batch_size += len(payload)
+            if batch_size >= _PIECE_TARGET:
+                yield from queue.submit(batch)
+                batch, batch_size = [], 0
+    if batch:
+        yield from queue.submit(batch)
+    yield from queue.drain()
 
 
 def _file_pieces(unit: Unit) -> Iterator[_Item | _Rest]:
