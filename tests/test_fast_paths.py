@@ -2,8 +2,9 @@
 candidate taking the general rule-by-rule path), the output is the same, field by field.
 
 The shortcuts are the one-match bare URI of :mod:`urimine.rules.bare` (``_FAST_BARE``)
-with its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`), and the plain
-``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``).
+with its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`), the plain
+``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``), and the scanner's leaps over
+dense text whose colons follow no registered name (``scanner._Triggers._leap``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from helpers import scan
 from urimine import Scanner
+from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
 from urimine.rules import angle, bare
 
@@ -209,3 +211,75 @@ def test_dedup_key_shortcut_is_normalize_uri(text: str) -> None:
     if text[:4].lower() == "urn:" or text.startswith("<"):
         return
     assert dedup_key(text) == normalize_uri(text)
+
+
+# Pieces of text dense with colons: words no rule takes, registered names (alone, as a
+# suffix after "-" or a digit, after a letter, after U+212A which str.lower() turns into
+# "k"), dotted words, long words, "<", non-ASCII letters, real URIs and URNs.
+_DENSE_PIECES = st.sampled_from(
+    [
+        "ab:",
+        "Ab:",
+        "ab1:",
+        "a:",
+        "http:",
+        "x-http:",
+        "1http:",
+        "xhttp:",
+        "\u212ahttp:",
+        "\u0130tel:",
+        "a.b:",
+        ".http:",
+        "a" * 70 + "-http:",
+        "tel:1 ",
+        "urn:x:y ",
+        "<",
+        "<http://a.example/>",
+        "http://b.example/ ",
+        "\u00e9",
+        " ",
+        "\n",
+        ":",
+        "//",
+        "ab://",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(_DENSE_PIECES, st.integers(1, 120)), min_size=1, max_size=12),
+    st.sampled_from([4, 64, 1024]),
+    st.integers(1, 5000),
+)
+def test_leaps_change_nothing(runs: list[tuple[str, int]], leap_min: int, cut: int) -> None:
+    """Dense text gives the same hits and rejections with and without the leaps, for
+    any first block size and wherever a chunk ends."""
+    text = "".join(piece * count for piece, count in runs)
+    chunks = [text[:cut], text[cut:]]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_LEAP_MIN", leap_min)
+        m.setattr(scanner_module, "_LEAP_SHORT", leap_min // 4)
+        leaping = scan(chunks, rejections=True)
+        m.setattr(scanner_module, "_LEAP_AFTER", 1 << 60)
+        stepping = scan(chunks, rejections=True)
+    assert leaping == stepping
+
+
+def test_leaps_are_taken() -> None:
+    """Guard for the test above: a run of unregistered words is leapt over, and a
+    registered name within it still gives its URI."""
+    calls = 0
+    original = scanner_module._Triggers._leap
+
+    def counting(self: scanner_module._Triggers, pos: int) -> int:
+        nonlocal calls
+        calls += 1
+        return original(self, pos)
+
+    text = "ab:" * 5000 + "mailto:x@y.example " + "ab:" * 5000
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module._Triggers, "_leap", counting)
+        found = scan([text])
+    assert [h.uri for h in found] == ["mailto:x@y.example"]
+    assert calls > 2

@@ -49,6 +49,8 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "runs of (": lambda n: "(" * n,
     "a:a:a:": lambda n: "a:" * (n // 2),
     "ab:ab:ab:": lambda n: "ab:" * (n // 3),
+    "numbered words": lambda n: _fill("".join(f"ab{i}:" for i in range(1000)), n),
+    "registered name after a hyphen": lambda n: "x-http:" * (n // 7),
     "colons": lambda n: ":" * n,
     "http:// repeated": lambda n: "http://" * (n // 7),
     "http:// and space repeated": lambda n: "http:// " * (n // 8),

@@ -47,6 +47,12 @@ _WHITESPACE = re.compile(r"\s")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _DENSE_SPAN = 1 << 16
+_LEAP_AFTER = 8  # words passed over one by one before a leap is tried
+_LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
+_LEAP_MAX = 1 << 16
+_LEAP_SHORT = _LEAP_MIN // 4  # a leap stopped this early did not pay for itself
+# A word with a dot is left to the rules (".http:" in "x.http://y", see rules.bare).
+_DOTTED = re.compile(rb"\.[a-z0-9+.\-]*:")
 
 
 class Scanner:
@@ -135,7 +141,12 @@ class Scanner:
         cfg = self._cfg
         stalled = False
         finder = _Triggers(
-            buf, pos, cfg.dense, final, None if "any-scheme" in cfg.rules else cfg.schemes
+            buf,
+            pos,
+            cfg.dense,
+            final,
+            None if "any-scheme" in cfg.rules else cfg.schemes,
+            cfg.scheme_words,
         )
         base = self._base
         floor = max(self._floor - base, 0)
@@ -307,18 +318,23 @@ class _Triggers:
     at memchr-like speed; within the look-ahead distance of an unfinished buffer's end,
     plain ``str.find`` (the rules then wait for more text). Once many triggers in a row
     led nowhere (runs of ``<a:``, ``ab:ab:``), a stricter prefilter takes over for the
-    next 64 KiB, so hostile text costs C time, not Python time."""
+    next 64 KiB, so hostile text costs C time, not Python time. Within it, whole blocks
+    in which no colon follows a name the colon rule accepts are leapt over
+    (:meth:`_leap`)."""
 
     __slots__ = (
         "buf",
         "dense",
         "dense_until",
+        "leap_from",
         "limit",
         "misses",
         "next_colon",
         "next_lt",
         "schemes",
+        "stride",
         "window",
+        "words",
     )
 
     def __init__(
@@ -328,11 +344,16 @@ class _Triggers:
         dense: re.Pattern[str],
         final: bool,
         schemes: frozenset[str] | None,
+        words: re.Pattern[bytes],
     ) -> None:
         self.buf = buf
         self.dense = dense
         self.schemes = schemes
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
+        self.words = words
+        """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
+        self.leap_from = 0
+        self.stride = _LEAP_MIN
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
         self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
@@ -353,6 +374,7 @@ class _Triggers:
         if self.dense_until > pos:
             search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
             schemes = self.schemes
+            skipped = 0
             while True:
                 m = search(buf, pos, end)
                 if m is None or m.start() >= self.dense_until:
@@ -366,6 +388,10 @@ class _Triggers:
                     word = m.group()[:-1].lower()
                     if word not in schemes and "." not in word:
                         pos = m.end()
+                        skipped += 1
+                        if skipped >= _LEAP_AFTER and pos >= self.leap_from:
+                            pos = self._leap(pos)
+                            skipped = 0
                         continue
                 return m.start("colon")
             pos = self.dense_until
@@ -379,6 +405,40 @@ class _Triggers:
         if lt < 0 or 0 <= colon < lt:
             return colon
         return lt
+
+    def _leap(self, pos: int) -> int:
+        """Pass over dense text up to the last colon before one a rule might take.
+
+        The dense loop passes over a word no rule accepts one match at a time, a Python
+        step per three bytes of ``ab:ab:ab:``. Here a block of the text (up to the next
+        ``<``) is searched at once, in C, for the first name the colon rule accepts
+        followed by ``:``, or a word with a dot; every colon before it follows a word
+        the dense loop would pass over, so the loop may go on after the last of them.
+        The search is a superset (any registered suffix of a word, at the block's
+        start any word) and so never leaps over a trigger. A leap that stopped early
+        pauses leaping for the next :data:`_LEAP_MIN` characters.
+        """
+        buf = self.buf
+        stop = min(pos + self.stride, self.dense_until)
+        lt = buf.find("<", pos, stop)
+        if lt >= 0:
+            stop = lt
+        # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
+        # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
+        block = buf[pos:stop].encode("ascii", "replace").lower()
+        alarm = self.words.search(block)
+        first = alarm.start() if alarm else len(block)
+        if b"." in block:
+            dot = _DOTTED.search(block, 0, first)
+            if dot:
+                first = dot.start()
+        if first < _LEAP_SHORT:
+            self.leap_from = pos + first + _LEAP_MIN
+            self.stride = _LEAP_MIN
+        else:
+            self.leap_from = pos + first + 1
+            self.stride = min(2 * first, _LEAP_MAX)
+        return pos + block.rfind(b":", 0, first) + 1
 
     def miss(self, i: int) -> None:
         """Note a trigger that gave nothing; switch to the prefilter when they crowd."""

@@ -18,6 +18,7 @@ from functools import cache
 
 import regex
 
+from urimine._wordtree import word_tree
 from urimine.errors import ConfigError, Reason
 from urimine.parser import check_uri
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK, registered_schemes
@@ -163,6 +164,8 @@ class Config:
     dense: re.Pattern[str] = field(repr=False)
     """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
+    scheme_words: re.Pattern[bytes] = field(repr=False)
+    """A name of :attr:`schemes` then ``:``, in ASCII-lowered bytes (see :func:`_scheme_words`)."""
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
@@ -193,6 +196,7 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
+        scheme_words=_scheme_words(frozenset(schemes)),
     )
 
 
@@ -213,6 +217,15 @@ def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
+
+
+@cache
+def _scheme_words(schemes: frozenset[str]) -> re.Pattern[bytes]:
+    # Searched in text encoded to ASCII with "?" for anything else, then lower-cased: the
+    # same length as the text, and only A-Z changed, so a letter there is a letter here.
+    # A literal word tree runs three times faster than a case-insensitive one.
+    names = (name for name in schemes if name.isascii())  # 3.1: no other name can match
+    return re.compile(rf"(?<![a-z])(?:{word_tree(names)}):".encode("ascii"))
 
 
 # Look-ahead the dense prefilter needs: it is not used within this distance of the
