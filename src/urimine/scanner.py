@@ -29,9 +29,9 @@ from collections.abc import Iterable, Iterator
 from urimine import rules as R
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
-from urimine.rules import Candidate, Pending, _PendingType
-from urimine.rules.angle import AngleShortcut, Dismissed, at_angle
-from urimine.rules.bare import Shortcut, at_colon
+from urimine.rules import Candidate, Pending, Shortcut, _PendingType
+from urimine.rules.angle import Dismissed, at_angle
+from urimine.rules.bare import at_colon
 
 __all__ = ["Scanner"]
 
@@ -163,52 +163,45 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
-            res: Candidate | Shortcut | AngleShortcut | Dismissed | _PendingType | None
+            res: Candidate | Shortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
                 if isinstance(res, Dismissed):
                     finder.miss(i)
                     pos = res.resume
                     continue
-                if isinstance(res, tuple):
-                    s, pos, uri, kind, scheme = res
-                    out.append(self._make_hit(buf, s, pos, uri, "angle", kind, scheme))
-                    floor = pos
-                    self._floor = base + pos
-                    continue
             else:
                 res = at_colon(cfg, buf, i, floor, final)
-                if isinstance(res, tuple):
-                    # The common case, so _make_hit (and _advance_lines) is written out here.
-                    s, pos, scheme, key = res
-                    lo = self._lc_pos - base
-                    if s > lo:
-                        if lo < 0:
-                            lo = 0
-                        count = buf.count("\n", lo, s)
-                        if count:
-                            self._lc_line += count
-                            self._lc_line_start = base + buf.rindex("\n", lo, s) + 1
-                        self._lc_pos = base + s
-                    uri = buf[s:pos]
-                    out.append(
-                        Hit(
-                            uri,
-                            uri,
-                            base + s,
-                            base + pos,
-                            self._lc_line,
-                            base + s - self._lc_line_start + 1,
-                            "bare",
-                            "uri",
-                            scheme,
-                            key or dedup_key(uri),
-                            None,
-                        )
+            if isinstance(res, tuple):
+                # The common cases, so _hit's _advance_lines is written out here.
+                s, pos, uri, context, scheme, key = res
+                lo = self._lc_pos - base
+                if s > lo:
+                    if lo < 0:
+                        lo = 0
+                    count = buf.count("\n", lo, s)
+                    if count:
+                        self._lc_line += count
+                        self._lc_line_start = base + buf.rindex("\n", lo, s) + 1
+                    self._lc_pos = base + s
+                out.append(
+                    Hit(
+                        uri,
+                        uri if context == "bare" else buf[s:pos],
+                        base + s,
+                        base + pos,
+                        self._lc_line,
+                        base + s - self._lc_line_start + 1,
+                        context,
+                        "uri",
+                        scheme,
+                        key or dedup_key(uri),
+                        None,
                     )
-                    floor = pos
-                    self._floor = base + pos
-                    continue
+                )
+                floor = pos
+                self._floor = base + pos
+                continue
             if res is None:
                 finder.miss(i)
                 pos = i + 1
@@ -266,37 +259,21 @@ class Scanner:
         )
 
     def _hit(self, buf: str, c: Candidate) -> Hit:
-        return self._make_hit(
-            buf, c.start, c.end, c.uri, c.context, c.kind, c.scheme, "", c.alternative
-        )
-
-    def _make_hit(
-        self,
-        buf: str,
-        start: int,
-        end: int,
-        uri: str,
-        context: str = "bare",
-        kind: str = "uri",
-        scheme: str = "",
-        key: str = "",
-        alternative: str | None = None,
-    ) -> Hit:
-        """A hit for ``buf[start:end]``; a ``key`` of "" is computed from ``uri``."""
-        self._advance_lines(buf, start)
+        """A hit for a candidate the general path accepted."""
+        self._advance_lines(buf, c.start)
         base = self._base
         return Hit(
-            uri,
-            buf[start:end],
-            base + start,
-            base + end,
+            c.uri,
+            buf[c.start : c.end],
+            base + c.start,
+            base + c.end,
             self._lc_line,
-            base + start - self._lc_line_start + 1,
-            context,
-            kind,
-            scheme,
-            key or dedup_key(uri),
-            alternative,
+            base + c.start - self._lc_line_start + 1,
+            c.context,
+            c.kind,
+            c.scheme,
+            dedup_key(c.uri),
+            c.alternative,
         )
 
     def _advance_lines(self, buf: str, upto: int) -> None:

@@ -24,7 +24,7 @@ from urimine.parser import check_uri
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK, registered_schemes
 from urimine.urn import check_urn
 
-__all__ = ["ALL_RULES", "PRESETS", "Candidate", "Config", "Pending", "quote_depth"]
+__all__ = ["ALL_RULES", "PRESETS", "Candidate", "Config", "Pending", "Shortcut", "quote_depth"]
 
 ALL_RULES: tuple[str, ...] = (
     "angle",  # <...> with whitespace inside ignored (Appendix E)
@@ -55,6 +55,12 @@ class _PendingType:
 
 
 Pending = _PendingType()
+
+
+Shortcut = tuple[int, int, str, str, str, str]
+"""A URI decided in one match (the common cases, see the rules' ``_FAST_BARE`` and
+``_plain``): ``(start, end, uri, context, scheme, key)``; its kind is "uri", and a
+``key`` of "" is still to be computed."""
 
 
 @dataclass(slots=True)
@@ -166,6 +172,11 @@ class Config:
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
     scheme_words: re.Pattern[bytes] = field(repr=False)
     """A name of :attr:`schemes` then ``:``, in ASCII-lowered bytes (see :func:`_scheme_words`)."""
+    seen: dict[str, tuple[str, str] | None] = field(
+        default_factory=dict, repr=False, compare=False, hash=False
+    )
+    """Decisions of the angle shortcut by the text it matched (mail repeats its list
+    headers' ``<mailto:...>`` in every message), bounded by :data:`SEEN_MAX`."""
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
@@ -217,6 +228,9 @@ def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
+
+
+SEEN_MAX = 4096
 
 
 @cache

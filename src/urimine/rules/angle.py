@@ -19,9 +19,11 @@ from urimine.rules import (
     _URL_PREFIX,
     _WS,
     _XML_NAME,
+    SEEN_MAX,
     Candidate,
     Config,
     Pending,
+    Shortcut,
     _angle_multiline,
     _marker_strip,
     _PendingType,
@@ -31,7 +33,7 @@ from urimine.rules import (
 from urimine.rules.bare import colon_can_take
 from urimine.urn import check_legacy_urn
 
-__all__ = ["AngleShortcut", "Dismissed", "at_angle"]
+__all__ = ["Dismissed", "at_angle"]
 
 
 def _match(
@@ -48,8 +50,8 @@ def _match(
 
 def at_angle(
     cfg: Config, buf: str, i: int, final: bool
-) -> Candidate | AngleShortcut | Dismissed | _PendingType | None:
-    """The rules at the ``<`` at ``i``: an :data:`AngleShortcut` for the common case, else
+) -> Candidate | Shortcut | Dismissed | _PendingType | None:
+    """The rules at the ``<`` at ``i``: a :data:`~urimine.rules.Shortcut` for the common case, else
     a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
     plain = _plain(cfg, buf, i)
     if plain is not None:
@@ -87,30 +89,43 @@ def at_angle(
     return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
 
 
-AngleShortcut = tuple[int, int, str, str, str]
-"""``<scheme:...>`` decided by :func:`_plain`: ``(start, end, uri, kind, scheme)``."""
-
 # "<" scheme ":" then one run without whitespace or brackets, then ">": one line, no
 # "URL:" and nothing to unwrap (the general path's single-line match, where it has
 # nothing to do but validate).
 _PLAIN = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{0,63}):[^<>\s]+>")
+_SEEN_LEN = 256  # longer texts are decided afresh, so the memo stays small
 
 
-def _plain(cfg: Config, buf: str, i: int) -> AngleShortcut | None:
+def _plain(cfg: Config, buf: str, i: int) -> Shortcut | None:
     """The common case, ``<scheme:...>`` on one line, a registered scheme right after
     the ``<`` and no whitespace: validate it, in one match. None: the general path
     decides (tests/test_fast_paths.py checks that the answers agree). Not for "urn",
     whose 1993 form the legacy rule looks at first, nor "url" (the ``URL:`` prefix)."""
     m = _PLAIN.match(buf, i)
-    if m is None or m.end() - i - 2 > cfg.max_len or "angle" not in cfg.rules:
+    if m is None:
         return None
-    scheme = m.group(1).lower()
+    text = m.group()
+    if text in cfg.seen:
+        found = cfg.seen[text]
+    else:
+        found = _plain_uri(cfg, text, m.group(1).lower())
+        if len(text) <= _SEEN_LEN:
+            if len(cfg.seen) >= SEEN_MAX:
+                cfg.seen.clear()
+            cfg.seen[text] = found
+    return None if found is None else (i, m.end(), found[0], "angle", found[1], "")
+
+
+def _plain_uri(cfg: Config, text: str, scheme: str) -> tuple[str, str] | None:
+    """The URI and scheme of a :data:`_PLAIN` match, or None if the shortcut does not apply."""
+    if len(text) - 2 > cfg.max_len or "angle" not in cfg.rules:
+        return None
     if scheme not in cfg.schemes or scheme == "urn" or scheme == "url":
         return None
-    uri = buf[i + 1 : m.end() - 1]
+    uri = text[1:-1]
     if _validate(cfg, uri, scheme, bare=False) is not None:
         return None
-    return i, m.end(), uri, "uri", scheme
+    return uri, scheme
 
 
 @dataclass(frozen=True, slots=True)

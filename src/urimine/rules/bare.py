@@ -22,6 +22,7 @@ from urimine.rules import (
     Candidate,
     Config,
     Pending,
+    Shortcut,
     _hyphen_gap,
     _PendingType,
     _validate,
@@ -29,7 +30,7 @@ from urimine.rules import (
 )
 from urimine.urn import check_urn
 
-__all__ = ["Shortcut", "at_colon"]
+__all__ = ["at_colon"]
 
 # The common case, decided by one C-level match at the colon: "scheme://host/path"
 # ending before whitespace, possibly followed by sentence punctuation. Everything it
@@ -63,11 +64,6 @@ _FAST_BARE = re.compile(
 _FAST_BLOCKERS = frozenset("\"'{*_")
 
 
-Shortcut = tuple[int, int, str, str]
-"""A bare URI decided by :data:`_FAST_BARE`: ``(start, end, scheme, key)``; ``key`` is
-"" when it must still be computed."""
-
-
 def at_colon(
     cfg: Config, buf: str, i: int, floor: int, final: bool
 ) -> Candidate | Shortcut | _PendingType | None:
@@ -92,10 +88,12 @@ def at_colon(
                 fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
                 if fast is not None:
                     e = fast.end("uri")
-                    if buf.find("%", i, e) >= 0:
-                        return s, e, scheme, ""
+                    uri = buf[s:e]
+                    if "%" in uri:
+                        return s, e, uri, "bare", scheme, ""
                     host, port, path, tail = fast.group("host", "port", "path", "tail")
-                    return s, e, scheme, simple_uri_key(scheme, host, port, path or "", tail)
+                    key = simple_uri_key(scheme, host, port, path or "", tail)
+                    return s, e, uri, "bare", scheme, key
     elif not colon_can_take(cfg, scheme):
         return None
     if i + 1 == len(buf):
