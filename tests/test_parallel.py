@@ -47,6 +47,7 @@ def _records(path: Path, jobs: int, unique: bool = False) -> tuple[list[Record],
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "_PIECE_TARGET", 2048)
+    monkeypatch.setattr(parallel, "_RANGE_TARGET", 2048)
     monkeypatch.setattr(parallel, "_PIECE_LIMIT", 8192)
 
 

@@ -7,7 +7,7 @@ blank line for ``_PIECE_LIMIT`` characters is scanned in this process, streaming
 memory stays bounded. Results are yielded strictly in input order.
 
 A plain UTF-8 file (``Unit.file_range``) is not read here at all: this process only
-looks for blank lines near every ``_PIECE_TARGET`` bytes, and each worker reads and
+looks for blank lines near every ``_RANGE_TARGET`` bytes, and each worker reads and
 decodes its own byte range. The workers report how many characters and lines their
 range held, and offsets are made absolute here, in order.
 """
@@ -34,7 +34,10 @@ from urimine.sources.text import decode_blocks
 
 __all__ = ["parallel_records"]
 
-_PIECE_TARGET = 1 << 21  # characters (bytes, for file ranges) of text per task
+_PIECE_TARGET = 1 << 21  # characters of text (or bytes of mbox) sent to a worker per task
+# Bytes of a file range per task: the worker reads them itself, so this process holds
+# none of it, and larger tasks cost this process less (it shares the cores with them).
+_RANGE_TARGET = 1 << 23
 _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-process
 
 _STOP_WAIT = 5.0  # seconds to wait for a pool to stop after an error
@@ -525,7 +528,7 @@ def _file_pieces(unit: Unit) -> Iterator[_Item | _Rest]:
         a = start
         while a < end:
             try:
-                b = _blank_line_after(fh, a + _PIECE_TARGET, end)
+                b = _blank_line_after(fh, a + _RANGE_TARGET, end)
             except OSError as exc:
                 raise SourceError(path, exc.strerror or str(exc)) from exc
             if b < 0:
@@ -547,7 +550,7 @@ def _mbox_pieces(unit: Unit) -> Iterator[_Item]:
         with open(path, "rb") as fh:
             a = start
             while a < end:
-                b = _from_line_after(fh, a + _PIECE_TARGET, end)
+                b = _from_line_after(fh, a + _RANGE_TARGET, end)
                 yield (bare, _MboxRange(path, a, b), 0 if a == start else -1, 0)
                 a = b
     except OSError as exc:
