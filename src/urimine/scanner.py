@@ -309,6 +309,7 @@ class _Triggers:
         "next_colon",
         "next_lt",
         "schemes",
+        "strict",
         "stride",
         "window",
         "words",
@@ -321,7 +322,7 @@ class _Triggers:
         dense: re.Pattern[str],
         final: bool,
         schemes: frozenset[str] | None,
-        words: re.Pattern[bytes],
+        words: tuple[re.Pattern[bytes], re.Pattern[bytes]],
     ) -> None:
         self.buf = buf
         self.dense = dense
@@ -331,6 +332,7 @@ class _Triggers:
         """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
         self.leap_from = 0
         self.stride = _LEAP_MIN
+        self.strict = False
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
         self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
@@ -391,11 +393,14 @@ class _Triggers:
         ``<``) is searched at once, in C, for the first name the colon rule accepts
         followed by ``:``, or a word with a dot; every colon before it follows a word
         the dense loop would pass over, so the loop may go on after the last of them.
-        The search is a superset (any registered suffix of a word, at the block's
-        start any word) and so never leaps over a trigger. A leap that stopped early
+        The search finds a superset (:func:`rules._scheme_words`) and so never leaps
+        over a trigger. Its loose pattern is the faster; after a leap it cut short
+        (``x-http:x-http:``) the strict one is used. A leap cut short with that too
         pauses leaping for the next :data:`_LEAP_MIN` characters.
         """
         buf = self.buf
+        if buf[pos - 1 : pos] != ":":  # a block starts a word: the patterns assume it
+            return pos
         stop = min(pos + self.stride, self.dense_until)
         lt = buf.find("<", pos, stop)
         if lt >= 0:
@@ -403,18 +408,25 @@ class _Triggers:
         # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
         # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
         block = buf[pos:stop].encode("ascii", "replace").lower()
-        alarm = self.words.search(block)
+        loose, strict = self.words
+        if self.strict and R.LONG_RUN.search(block) is None:
+            alarm = strict.search(block)
+        else:
+            alarm = loose.search(block)
         first = alarm.start() if alarm else len(block)
         if b"." in block:
             dot = _DOTTED.search(block, 0, first)
             if dot:
                 first = dot.start()
-        if first < _LEAP_SHORT:
+        if first >= _LEAP_SHORT:
+            self.leap_from = pos + first + 1
+            self.stride = min(2 * first, _LEAP_MAX)
+        elif self.strict:
             self.leap_from = pos + first + _LEAP_MIN
             self.stride = _LEAP_MIN
         else:
+            self.strict = True
             self.leap_from = pos + first + 1
-            self.stride = min(2 * first, _LEAP_MAX)
         return pos + block.rfind(b":", 0, first) + 1
 
     def miss(self, i: int) -> None:

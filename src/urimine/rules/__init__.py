@@ -170,8 +170,9 @@ class Config:
     dense: re.Pattern[str] = field(repr=False)
     """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
-    scheme_words: re.Pattern[bytes] = field(repr=False)
-    """A name of :attr:`schemes` then ``:``, in ASCII-lowered bytes (see :func:`_scheme_words`)."""
+    scheme_words: tuple[re.Pattern[bytes], re.Pattern[bytes]] = field(repr=False)
+    """A name of :attr:`schemes` then ``:``, in ASCII-lowered bytes: loose and strict
+    (see :func:`_scheme_words`)."""
     seen: dict[str, tuple[str, str] | None] = field(
         default_factory=dict, repr=False, compare=False, hash=False
     )
@@ -234,12 +235,24 @@ SEEN_MAX = 4096
 
 
 @cache
-def _scheme_words(schemes: frozenset[str]) -> re.Pattern[bytes]:
+def _scheme_words(schemes: frozenset[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     # Searched in text encoded to ASCII with "?" for anything else, then lower-cased: the
     # same length as the text, and only A-Z changed, so a letter there is a letter here.
     # A literal word tree runs three times faster than a case-insensitive one.
-    names = (name for name in schemes if name.isascii())  # 3.1: no other name can match
-    return re.compile(rf"(?<![a-z])(?:{word_tree(names)}):".encode("ascii"))
+    # Loose: any name not glued to a letter, a superset of the words the dense
+    # prefilter gives (a word starts at a letter after a non-letter). Strict: not after
+    # a letter and one of "0-9+.-" either ("x-http:" is the word "x-http"); the same
+    # superset only where no run of scheme characters is 64 long (the prefilter's word
+    # is at most 64: in a longer run, it may start after any "-").
+    tree = word_tree(name for name in schemes if name.isascii())  # 3.1: others never match
+    return (
+        re.compile(rf"(?<![a-z])(?:{tree}):".encode("ascii")),
+        re.compile(rf"(?<![a-z])(?<![a-z][0-9+.\-])(?:{tree}):".encode("ascii")),
+    )
+
+
+# A run of scheme characters too long for the strict pattern of _scheme_words.
+LONG_RUN = re.compile(rb"[a-z0-9+.\-]{64}")
 
 
 # Look-ahead the dense prefilter needs: it is not used within this distance of the
