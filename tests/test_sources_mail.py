@@ -306,3 +306,35 @@ def test_mbox_batches_hand_out_whole_messages_before_a_stream_error() -> None:
         for batch in mbox_batches(broken(), 1 << 20):
             got.append(batch)
     assert [m for b in got for m in mbox_messages([b])] == list(mbox_messages([raw]))[:8]
+
+
+# --- header blocks that repeat (every message of a list) are scanned once ---
+
+
+def test_repeated_header_blocks_give_the_hits_of_a_fresh_scan(tmp_path: Path) -> None:
+    from urimine.pipeline import Options, iter_records
+
+    header = (
+        "List-Post: <mailto:list@example.org>\n"
+        "List-Unsubscribe: <https://example.org/options/list>,\n"
+        " <mailto:list-request@example.org?subject=unsubscribe>\n"
+    )
+    messages = [
+        f"From a@b Thu Jan  1 00:00:0{n} 1970\nMessage-ID: <m{n}@example.org>\n{header}"
+        f"Subject: {n}\n\nSee http://example.org/{n} and <mailto:list@example.org>.\n"
+        for n in range(3)
+    ]
+    path = tmp_path / "list.mbox"
+    path.write_text("\n".join(messages))
+    records = list(iter_records([str(path)], Options()))
+    fresh = []
+    for unit in units_of(path):
+        scanner = Options().scanner()
+        fresh.extend((unit.doc_index, unit.part, hit) for hit in scanner.hits(unit.chunks))
+    assert [(r.doc_index, r.part, r.hit) for r in records] == fresh
+    listed = [
+        "mailto:list@example.org",
+        "https://example.org/options/list",
+        "mailto:list-request@example.org?subject=unsubscribe",
+    ]
+    assert [r.hit.uri for r in records if r.part == "headers"] == listed * 3

@@ -26,7 +26,7 @@ from typing import BinaryIO, NamedTuple
 
 from urimine.errors import SourceError
 from urimine.model import Hit
-from urimine.pipeline import Options, Record, Stats, _record, records_of
+from urimine.pipeline import Options, Record, Stats, _record, records_of, unit_hits
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import mbox_messages
@@ -173,6 +173,10 @@ class _Task:
             hits: Iterable[Hit] = _shifted_hits(self.options, chunks, char_base, line_base)
         else:
             hits = self.options.scanner().hits(chunks)
+        return self.take(n, k, hits)
+
+    def take(self, n: int, k: int, hits: Iterable[Hit]) -> bool:
+        """Rows of hits; whether there were any."""
         found = _rows(n, k, hits, self.sent, self.counted)
         self.rows.extend(found)
         return bool(found)
@@ -181,7 +185,7 @@ class _Task:
         """The units of one raw message, numbered from ``k``; returns the next number. A
         unit no row refers to needs no meta, unless it has defects."""
         for unit in message_units(raw, source, doc_index):
-            if self.scan(n, k, unit.chunks) or unit.defects:
+            if self.take(n, k, unit_hits(self.options, unit)) or unit.defects:
                 self.metas.append((n, k, unit.part, unit.message_id, unit.defects, number))
             k += 1
         return k

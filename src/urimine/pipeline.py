@@ -17,7 +17,15 @@ from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 from urimine.sources import Unit, iter_inputs, open_units
 
-__all__ = ["Options", "Record", "Stats", "iter_records", "records_of", "unit_records"]
+__all__ = [
+    "Options",
+    "Record",
+    "Stats",
+    "iter_records",
+    "records_of",
+    "unit_hits",
+    "unit_records",
+]
 
 
 @dataclass(slots=True)
@@ -131,7 +139,44 @@ def _record(unit: Unit, hit: Hit) -> Record:
 
 def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
     """Scan one unit sequentially (streaming its chunks)."""
-    return records_of(unit, options.scanner().hits(unit.chunks))
+    return records_of(unit, unit_hits(options, unit))
+
+
+_MEMO_TEXT = 4096  # characters: a longer header block is scanned afresh
+_MEMO_SIZE = 1024  # header blocks remembered (then all forgotten at once)
+_memo: dict[Options, dict[str, tuple[Hit, ...]]] = {}
+
+
+def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
+    """The hits of one unit, from a fresh scanner.
+
+    A mail header block is remembered by its text: the messages of a mailing list
+    repeat the same ``List-*`` fields, and a scanner's hits depend on nothing but the
+    text and the options (the offsets are the unit's own). Bounded: short texts only,
+    and at most :data:`_MEMO_SIZE` of them.
+    """
+    chunks = unit.chunks
+    if (
+        unit.part is None
+        or not unit.part.endswith("headers")
+        or not isinstance(chunks, list)
+        or len(chunks) != 1
+        or len(chunks[0]) > _MEMO_TEXT
+    ):
+        return options.scanner().hits(chunks)
+    memo = _memo.get(options)
+    if memo is None:
+        if len(_memo) >= 8:
+            _memo.clear()
+        memo = _memo[options] = {}
+    text = chunks[0]
+    found = memo.get(text)
+    if found is None:
+        found = tuple(options.scanner().hits(chunks))
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[text] = found
+    return found
 
 
 def records_of(
@@ -176,7 +221,7 @@ def iter_records(
         return
     seen: set[str] | None = set() if unique else None
     for unit in units:
-        yield from records_of(unit, options.scanner().hits(unit.chunks), stats, seen)
+        yield from records_of(unit, unit_hits(options, unit), stats, seen)
 
 
 def _all_units(
