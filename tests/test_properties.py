@@ -109,6 +109,16 @@ def test_offsets_slice_back_and_hits_are_ordered(text: str) -> None:
         assert h.column == h.start - (text.rfind("\n", 0, h.start) + 1) + 1
 
 
+@settings(max_examples=200, deadline=None)
+@given(TEXT, st.integers(0, 300))
+def test_newlines_counted_so_far_are_the_text_s(text: str, cut: int) -> None:
+    """What -j workers add to the rest of a range's newlines to get its line count."""
+    scanner = Scanner()
+    list(scanner.hits([text[:cut], text[cut:]]))
+    offset, newlines = scanner.newlines_counted
+    assert newlines == text.count("\n", 0, offset)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=500))
 def test_scanner_never_raises_on_arbitrary_text(text: str) -> None:

@@ -137,11 +137,13 @@ def _scan_items(pieces: list[_Piece], options: Options, unique: bool) -> _Result
             if data is None:
                 break
             text = data.decode("utf-8", errors="replace")
-            task.scan(n, -1, (text,))
-            # Lines counted on the bytes (a "\n" byte is a "\n" character in UTF-8).
-            task.sizes.append((n, len(text), data.count(b"\n"), None))
+            scanner = options.scanner()
+            task.take(n, -1, scanner.hits((text,)))
+            # The scanner counted the lines up to its last hit: count only the rest.
+            counted, lines = scanner.newlines_counted
+            task.sizes.append((n, len(text), lines + text.count("\n", counted), None))
         else:
-            task.scan(n, -1, (payload,), char_base, line_base)
+            task.take(n, -1, _shifted_hits(options, (payload,), char_base, line_base))
     return task.rows, task.metas, task.sizes, task.batches, task.counted[0]
 
 
@@ -164,16 +166,6 @@ class _Task:
         except OSError as exc:
             self.sizes.append((n, 0, 0, exc.strerror or str(exc)))
             return None
-
-    def scan(
-        self, n: int, k: int, chunks: Iterable[str], char_base: int = 0, line_base: int = 0
-    ) -> bool:
-        """Rows of one text; whether it gave any."""
-        if char_base or line_base:
-            hits: Iterable[Hit] = _shifted_hits(self.options, chunks, char_base, line_base)
-        else:
-            hits = self.options.scanner().hits(chunks)
-        return self.take(n, k, hits)
 
     def take(self, n: int, k: int, hits: Iterable[Hit]) -> bool:
         """Rows of hits; whether there were any."""

@@ -101,6 +101,13 @@ class Scanner:
             return []
         return self._scan(final=False)
 
+    @property
+    def newlines_counted(self) -> tuple[int, int]:
+        """``(offset, n)``: the text before ``offset`` holds ``n`` newlines. The scanner
+        counts them up to its last hit (for line numbers), so whoever needs the total
+        counts only the rest."""
+        return self._lc_pos, self._lc_line - 1
+
     def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
         """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
         if not self._want_rejections:  # then only hits come: no filter in between
