@@ -128,3 +128,14 @@ def test_link_attribute_far_from_its_tag_name_falls_back_to_the_bounded_pattern(
 )
 def test_common_references_decode_as_html_unescape_does(text: str) -> None:
     assert _unescape(text) == html.unescape(text)
+
+
+@pytest.mark.parametrize("mark", ["&#xe000;", "&#57344;", "&#xE000", "\ue000"])
+def test_a_decoded_private_use_mark_is_text_not_a_link_placeholder(mark: str) -> None:
+    # The link placeholders are bracketed by U+E000: a reference that decodes to it
+    # once made the substitution look up a link that was not there (IndexError).
+    page = f'<a href="http://a.example/">a</a> {mark}5{mark} {mark}0{mark} &amp; <br>'
+    text = html_to_text(page, None)
+    assert "<http://a.example/>" in text
+    assert text.count("http://") == 1
+    assert "&" in text and "&amp;" not in text

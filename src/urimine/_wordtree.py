@@ -11,21 +11,30 @@ import re
 from collections.abc import Callable, Iterable
 
 
-def word_tree(words: Iterable[str], atom: Callable[[str], str] = re.escape) -> str:
+def word_tree(words: Iterable[str], atom: Callable[[str], str] = re.escape, first: str = "") -> str:
     """A regex alternation matching exactly *words*, each character written by *atom*.
 
     *atom* turns one character into a pattern: ``re.escape`` (the default) for literal
-    words, or a character class for a case-insensitive tree.
+    words, or a character class for a case-insensitive tree. The branches start with
+    different characters, so their order does not change what matches; those in
+    *first* (the commonest, say) are tried first, at every level, then the rest in
+    order.
     """
     heads: dict[str, list[str]] = {}
     for word in sorted(set(words)):
         heads.setdefault(word[:1], []).append(word[1:])
+
+    def rank(head: str) -> tuple[int, str]:
+        index = first.find(head) if head else -1
+        return (index if index >= 0 else len(first), head)
+
     branches = []
-    for head, tails in heads.items():
+    for head in sorted(heads, key=rank):
+        tails = heads[head]
         rest = [t for t in tails if t]
         if not rest:
             branches.append(atom(head))
             continue
         optional = "?" if len(rest) < len(tails) else ""
-        branches.append(f"{atom(head)}(?:{word_tree(rest, atom)}){optional}")
+        branches.append(f"{atom(head)}(?:{word_tree(rest, atom, first)}){optional}")
     return "|".join(branches)

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from html import unescape
 from typing import cast
 
+from urimine._wordtree import word_tree
+
 _MAX_TAG = 8192
 """Longest tag the walker accepts; bounds the work per ``<`` on hostile input."""
 
@@ -25,9 +27,15 @@ _N = _MAX_TAG
 # A quoted value may hold ">" but not "<": a stray quote (src="x.gif"">) must not pair
 # with a quote in a later tag and swallow the links between (the tag is then left as
 # text, where the scanner still finds its quoted URI).
-_QUOTED = rf"""(?:"[^"<]{{0,{_N}}}"|'[^'<]{{0,{_N}}}')"""
-_IN_TAG = rf"""[^>"']{{0,{_N}}}(?:{_QUOTED}[^>"']{{0,{_N}}}){{0,{_N}}}"""
-"""The inside of a tag: quoted values may hold ``>``; every repeat is bounded."""
+_QUOTED = rf"""(?:"[^"<]{{0,{_N}}}+"|'[^'<]{{0,{_N}}}+')"""
+_IN_TAG = rf"""[^>"']{{0,{_N}}}+(?:{_QUOTED}[^>"']{{0,{_N}}}+){{0,{_N}}}+"""
+"""The inside of a tag: quoted values may hold ``>``; every repeat is bounded.
+
+Every pattern has ``>`` right after it, and only its longest match can be
+followed by ``>`` (a shorter one stops before a quote or an unquoted character
+other than ``>``), so the repeats are possessive: a tag that fails is given up
+without trying the shorter matches.
+"""
 _DROP = re.compile(
     rf"<!--.*?(?:-->|\Z)|<(script|style)\b{_IN_TAG}>.*?(?:</\1\s*>|\Z)|<[!?][^>]{{0,{_N}}}>",
     re.S | re.I,
@@ -69,33 +77,19 @@ def _nocase(char: str) -> str:
     return f"[{char}{char.upper()}{_FOLDS.get(char, '')}]"
 
 
-def _word_tree(words: list[str]) -> str:
-    """A case-insensitive alternation matching exactly *words*, factored by leading letter.
-
-    ``div|dl|dt`` becomes ``[dD](?:[iI][vV]|[lL]|[tT])``: the regex engine then tries
-    one branch per first letter instead of every word at every ``<``, and skips a
-    branch whose character class does not match without entering it (which it
-    cannot do for ``re.IGNORECASE`` literals).
-    """
-    heads: dict[str, list[str]] = {}
-    for word in words:
-        heads.setdefault(word[:1], []).append(word[1:])
-    branches = []
-    for head, tails in sorted(heads.items()):
-        rest = [t for t in tails if t]
-        if not rest:
-            branches.append(_nocase(head))
-            continue
-        optional = "?" if len(rest) < len(tails) else ""
-        branches.append(f"{_nocase(head)}(?:{_word_tree(rest)}){optional}")
-    return "|".join(branches)
+_COMMON_FIRST = "btdp"
+"""First letters of the commonest block tags in mail HTML (``br``, ``td``, ``div``,
+``p``), commonest first: tried first, most tags pass few branches of the tree."""
 
 
-_BLOCK_TAG = re.compile(rf"</?(?:{_word_tree(sorted(_BLOCK_NAMES))})\b{_IN_TAG}>")
-_ANY_TAG = re.compile(rf"</?[A-Za-z][A-Za-z0-9:-]*{_IN_TAG}>")
+# "/?+": a tag name never starts with "/", so the slash is never given back.
+# A case-insensitive word tree: one branch per first letter instead of every name at
+# every "<", and a branch whose character class fails is skipped without entering it
+# (which the engine cannot do for re.IGNORECASE literals).
+_BLOCK_TAG = re.compile(rf"</?+(?:{word_tree(_BLOCK_NAMES, _nocase, _COMMON_FIRST)})\b{_IN_TAG}>")
+_ANY_TAG = re.compile(rf"</?+[A-Za-z][A-Za-z0-9:-]*{_IN_TAG}>")
 _MARK = "\ue000"
 """Private-use character that brackets link placeholders while entities are decoded."""
-_PLACEHOLDER = re.compile(_MARK + r"(\d+)" + _MARK)
 _ATTR = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 _BASE = re.compile(rf"<base\b({_IN_TAG})>", re.I)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -108,15 +102,16 @@ _CACHED_ATTRS = 512
 def _unescape(text: str) -> str:
     """Entity-decode *text* (skipping the call when there is no ``&``).
 
-    The commonest references are replaced with ``str.replace`` first, which gives
-    the same text as :func:`html.unescape`: their characters are not ``&`` (so
-    nothing is decoded twice), and none of them occurs in an entity name (so a
-    bare ``&name`` just before them still resolves to the same entity).
+    The commonest references are replaced first, which gives the same text as
+    :func:`html.unescape`: their characters are not ``&`` (so nothing is decoded
+    twice), and none of them occurs in an entity name (so a bare ``&name`` just
+    before them still resolves to the same entity). No two of them can overlap
+    (each runs from ``&`` to the first ``;``), so one regex pass replaces the same
+    ones as a ``str.replace`` for each would, in one scan instead of five.
     """
     if "&" not in text:
         return text
-    for reference, char in _COMMON_REFERENCES:
-        text = text.replace(reference, char)
+    text = _COMMON.sub(_common_char, text)
     return unescape(text) if "&" in text else text
 
 
@@ -127,6 +122,13 @@ _COMMON_REFERENCES = (
     ("&#39;", "'"),
     ("&lt;", "<"),
 )
+_COMMON_CHARS = dict(_COMMON_REFERENCES)
+_COMMON = re.compile("|".join(re.escape(reference) for reference, _ in _COMMON_REFERENCES))
+
+
+def _common_char(match: re.Match[str]) -> str:
+    """The character of a reference found by :data:`_COMMON`."""
+    return _COMMON_CHARS[match[0]]
 
 
 def _attrs(text: str) -> dict[str, str]:
@@ -201,22 +203,23 @@ def html_to_text(html: str, base: str | None) -> str:
     The work is done by a few whole-document regex substitutions (C speed)
     rather than a Python loop per tag: drop comments/scripts/styles, swap
     link-bearing tags for numbered placeholders, turn block tags into line
-    breaks, delete the other tags, decode entities once, then put the
-    (already decoded) URIs in place of the placeholders.
+    breaks, delete the other tags, then decode entities and put the (already
+    decoded) URIs in place of the placeholders (:func:`_put_links`).
     """
     base = find_base(html, base)
     if _MARK in html:
         html = html.replace(_MARK, "")
     uris: list[str] = []
+    cached = base is None or len(base) <= _CACHED_ATTRS  # base is part of the cache key
 
     def link(match: re.Match[str]) -> str:
-        attrs = match.group(match.re.groups)  # the last group
-        if len(attrs) <= _CACHED_ATTRS and (base is None or len(base) <= _CACHED_ATTRS):
+        attrs = match[match.re.groups]  # the last group
+        if cached and len(attrs) <= _CACHED_ATTRS:
             found = _link_insert(attrs, base)
         else:
             found = "".join(_link_lines(attrs, base))
         if not found:
-            return "\n" if match.group(1).lower() in _BLOCK_NAMES else ""
+            return "\n" if match[1].lower() in _BLOCK_NAMES else ""
         uris.append(found)
         return f"{_MARK}{len(uris) - 1}{_MARK}"
 
@@ -225,12 +228,8 @@ def html_to_text(html: str, base: str | None) -> str:
     if linked is None:
         uris.clear()
         linked = _LINK_TAG.sub(link, text)
-    text = linked
-    text = _BLOCK_TAG.sub("\n", text)
-    text = _unescape(_ANY_TAG.sub("", text))
-    if uris:
-        text = _PLACEHOLDER.sub(lambda m: uris[int(m.group(1))], text)
-    return text
+    text = _ANY_TAG.sub("", _BLOCK_TAG.sub("\n", linked))
+    return _put_links(text, uris) if uris else _unescape(text)
 
 
 def _sub_links(text: str, link: Callable[[re.Match[str]], str]) -> str | None:
@@ -238,17 +237,33 @@ def _sub_links(text: str, link: Callable[[re.Match[str]], str]) -> str | None:
 
     None means some link attribute stood more than ``N`` characters from its tag
     name, where the two patterns part ways: the caller then starts again with
-    :data:`_LINK_TAG`.
+    :data:`_LINK_TAG`. Group 2 (the skipped text) is measured, not copied out.
     """
     exact = True
 
     def fast_link(match: re.Match[str]) -> str:
         nonlocal exact
-        exact = exact and len(match.group(2)) <= _N
+        exact = exact and match.end(2) - match.start(2) <= _N
         return link(match) if exact else ""
 
     text = _FAST_LINK_TAG.sub(fast_link, text)
     return text if exact else None
+
+
+def _put_links(text: str, uris: list[str]) -> str:
+    """*text* entity-decoded, with each placeholder replaced by its entry of *uris*.
+
+    The text is cut at the marks first and only the pieces between placeholders are
+    decoded: a mark the decoding makes (``&#xe000;``) is then text, never taken for a
+    placeholder, and the URIs (decoded already) are not decoded twice. A reference
+    never spans a placeholder (a mark ends its name or number), so decoding the pieces
+    gives what decoding the whole would. Tags are deleted whole and no tag holds a
+    placeholder partly (its digits have no ``<`` or ``>``), so the marks pair up.
+    """
+    parts = text.split(_MARK)
+    parts[0::2] = [_unescape(part) for part in parts[0::2]]
+    parts[1::2] = [uris[int(number)] for number in parts[1::2]]
+    return "".join(parts)
 
 
 @functools.lru_cache(maxsize=4096)

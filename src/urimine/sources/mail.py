@@ -107,8 +107,24 @@ def decode_value(raw: bytes) -> str:
 
 def header_text(fields: list[Field]) -> str:
     """The URI-bearing fields as ``Name: value`` lines, one field per line."""
-    lines = [f"{f.name.decode('latin-1')}: {decode_value(f.value)}\n" for f in fields if _wanted(f)]
-    return "".join(lines)
+    return "".join([_header_line(f) for f in fields])
+
+
+_LINES: dict[Field, str] = {}
+"""Field to its line in the header unit (``""`` if not wanted): the ``List-*`` and
+``Content-*`` fields of a mailing list come back in every message."""
+
+
+def _header_line(f: Field) -> str:
+    """The ``Name: value`` line of *f* in the header unit, or ``""``."""
+    line = _LINES.get(f)
+    if line is None:
+        line = f"{f.name.decode('latin-1')}: {decode_value(f.value)}\n" if _wanted(f) else ""
+        if len(f.name) + len(f.value) <= _CACHED_LEN:
+            if len(_LINES) >= _CACHE_SIZE:
+                _LINES.clear()  # bounded memory; the recurring fields come back at once
+            _LINES[f] = line
+    return line
 
 
 def message_id(fields: list[Field]) -> str | None:

@@ -21,7 +21,12 @@ from urimine.sources._heap import release
 from urimine.sources.compress import BLOCK
 
 _FROM = b"From "
-_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.M)
+_FROM_SEARCH = re.compile(re.escape(_FROM)).search
+"""``bytes.find`` for ``From ``, about twice as fast on mail: ``find`` keys its skips
+on the last byte, a space, which text is full of; the regex engine scans for ``F``."""
+_ESCAPED_FROM = re.compile(rb"\n>(>*From )")
+"""A quoted ``From `` line with the line break before it: a literal start, which the
+regex engine looks for quickly, where ``^`` in multiline mode is tried at every byte."""
 _LF, _GT = 0x0A, 0x3E
 
 
@@ -39,7 +44,7 @@ def _has_text(data: bytes, start: int, end: int) -> bool:
 def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool]]:
     """Yield ``(buffer, start, end, quoted)`` for each raw message, ``From `` line included.
 
-    One ``bytes.find`` pass over the stream looks for ``From ``: after a line break
+    One search pass over the stream looks for ``From ``: after a line break
     it starts a new message (RFC 4155 section 2), after ``>`` it is a quoted
     ``From `` line, so *quoted* tells whether the message may need unescaping
     without a second search through it. ``scan`` is where the search resumes;
@@ -54,10 +59,8 @@ def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool
         data = data[start:] + block if data else block
         scan -= start
         start = 0
-        while True:
-            i = data.find(_FROM, scan)
-            if i < 0:
-                break
+        while (hit := _FROM_SEARCH(data, scan)) is not None:
+            i = hit.start()
             scan = i + 1
             before = data[i - 1] if i else -1
             if before == _LF:
@@ -93,8 +96,11 @@ def split_mbox(blocks: Iterable[bytes]) -> Iterator[bytes]:
 
 
 def _unescape(raw: bytes) -> bytes:
-    """Undo ``>From `` quoting (RFC 4155 section 2, mboxrd)."""
-    return _ESCAPED_FROM.sub(rb"\1", raw)
+    """Undo ``>From `` quoting (RFC 4155 section 2, mboxrd).
+
+    A line break put in front lets the first line match like the others.
+    """
+    return _ESCAPED_FROM.sub(rb"\n\1", b"\n" + raw)[1:]
 
 
 def unescape_message(raw: bytes) -> bytes:

@@ -29,8 +29,10 @@ MAX_DEPTH = 32
 """Deepest MIME nesting walked; deeper parts are skipped with a defect."""
 
 _PARAM = re.compile(
-    r""";\s*([^\s=;"]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)""",
+    r""";\s*([^\s=;"]+)\s*=\s*("(?:[^"\\]++|\\.)*+"?|[^;]*)""",
 )
+"""A parameter (RFC 2045 section 5.1); a quoted value is taken in runs, not a
+character at a time, and nothing after it could make a shorter one match."""
 
 
 def _nocase(word: str) -> str:
@@ -38,9 +40,10 @@ def _nocase(word: str) -> str:
     return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
 
 
-_CONTENT, _MSG_ID, _LIST, _ARCHIVED = map(
-    _nocase, ("content-", "message-id", "list-", "archived-at")
-)
+_NAMED_WORDS = ("content-", "message-id", "list-", "archived-at")
+_CONTENT, _MSG_ID, _LIST, _ARCHIVED = map(_nocase, _NAMED_WORDS)
+_NAMED_OR_EMPTY = "[\\n" + "".join(w[0].lower() + w[0].upper() for w in _NAMED_WORDS) + "]"
+"""The first byte of a line that may start a named field or be the empty line."""
 # Header patterns run on the folded header block: a field is its first line plus the
 # continuation lines that start with white space (RFC 5322 section 2.2.3), so that
 # only the fields kept are unfolded, not the whole block (most of it is Received,
@@ -58,17 +61,22 @@ _NAMED_BODY = (
 _ANY_BODY = rf"([^ \t\n:][^:\n]*{_NAME_CONT}):([^\n]*{_CONT})".encode()
 # Group 1 is the empty line that ends the header (in _HEAD_SCAN) or empty, so that
 # every pattern has the field name as group 2 and its value as group 3.
-_HEAD_SCAN = re.compile(b"\n(?:(\n)|" + _NAMED_BODY + b")")
+# The look-ahead rejects, with one class test, the many lines that start neither
+# (Received, DKIM-Signature and their continuation lines) before the alternatives.
+_HEAD_SCAN = re.compile(b"\n(?=" + _NAMED_OR_EMPTY.encode() + b")(?:(\n)|" + _NAMED_BODY + b")")
 _ANY_FIELD = re.compile(b"\n()" + _ANY_BODY)
 _NAMED_FIRST = re.compile(b"()" + _NAMED_BODY)
 """The first line of a header block has no line break before it."""
 _ANY_FIRST = re.compile(b"()" + _ANY_BODY)
+_REST_OF_FIELD = re.compile(rb"[^\n]*" + _CONT.encode())
+"""The rest of a field from some position in it: the rest of the line, and its
+continuation lines; matches everywhere."""
 _QUOTED_PAIR = re.compile(r"\\(.)")
 _ANGLE_SCHEME = re.compile(rb"<\s*[A-Za-z][A-Za-z0-9+.-]*:")
 _B64_JUNK = re.compile(rb"[^A-Za-z0-9+/]")
 _MESSAGE_TYPES = ("message/rfc822", "message/global", "message/news")
 _CACHED_LEN = 256
-"""Longest field name or Content-Type value kept in a cache (memory stays bounded)."""
+"""Longest field, field name or Content-Type value kept in a cache (memory stays bounded)."""
 _CACHE_SIZE = 1024
 
 
@@ -116,48 +124,86 @@ def read_header(data: bytes, start: int, end: int) -> tuple[list[Field], int]:
     unit candidates); only those are unfolded. The scan for the named fields
     stops at the empty line, so that it is found without a search of its own.
     The patterns start at the line break before a field; the first line has
-    none, so it gets its own anchored match and the key ``start - 1``.
+    none, so it gets its own anchored match. The matches come in the order of
+    the fields in the block.
     """
     if data.startswith(b"\n", start, end):
         return [], start + 1
-    found: dict[int, re.Match[bytes]] = {}
-    named = _NAMED_FIRST.match(data, start, end)
-    if named:
-        found[start - 1] = named
+    first = _NAMED_FIRST.match(data, start, end)
+    found = [first] if first else []
     head = body = end
     for named in _HEAD_SCAN.finditer(data, start, end):
         if named.group(1):  # the empty line
             head, body = named.start() + 1, named.end()
             break
-        found[named.start()] = named
-    _add_angle_fields(data, start, head, found)
-    fields = []
-    for key in sorted(found):
-        raw_name, value = found[key].group(2, 3)
-        names = _NAMES.get(raw_name) or _field_name(raw_name)
-        if b"\n" in value:
-            value = _unfold(value)
-        fields.append(Field(names[0], names[1], value.strip()))
-    return fields, body
+        found.append(named)
+    found = _with_angle_fields(data, start, head, found)
+    return [_FIELDS.get(match[0]) or _new_field(match[0]) for match in found], body
 
 
-def _add_angle_fields(data: bytes, start: int, end: int, found: dict[int, re.Match[bytes]]) -> None:
-    """Add to *found* each field of ``data[start:end]`` that shows a ``<scheme:``."""
-    done = start  # hits before this lie in a field already looked at
-    for hit in _ANGLE_SCHEME.finditer(data, start, end):
-        if hit.start() < done:
+def _with_angle_fields(
+    data: bytes, start: int, end: int, found: list[re.Match[bytes]]
+) -> list[re.Match[bytes]]:
+    """*found* (matches in block order) and each other field of ``data[start:end]``
+    that shows a ``<scheme:``, still in block order.
+
+    Most hits lie in a field that *found* holds already (a ``List-*`` one): the
+    matches span whole fields, continuation lines included, so the search goes
+    on after such a field, and after the fields of *found* that follow it
+    directly, without looking at the hits in them.
+    """
+    extra: list[re.Match[bytes]] = []
+    i, count = 0, len(found)
+    pos = start
+    while (hit := _ANGLE_SCHEME.search(data, pos, end)) is not None:
+        at = hit.start()
+        while i < count and found[i].end() <= at:
+            i += 1
+        if i < count and found[i].start() <= at:
+            while i + 1 < count and found[i + 1].start() == found[i].end():
+                i += 1
+            pos = found[i].end()
             continue
-        line_start = _field_start(data, start, hit.start())
-        line = found.get(line_start)
-        if line is None:
-            if line_start < start:
-                line = _ANY_FIRST.match(data, start, end)
-            else:
-                line = _ANY_FIELD.match(data, line_start, end)
-            if line is None:
-                continue
-            found[line_start] = line
-        done = line.end()
+        line_start = _field_start(data, start, at)
+        if line_start < start:
+            line = _ANY_FIRST.match(data, start, end)
+        else:
+            line = _ANY_FIELD.match(data, line_start, end)
+        if line is None:  # not a field, and no later hit in its lines is either
+            rest = _REST_OF_FIELD.match(data, at, end)
+            pos = rest.end() if rest else end  # (it always matches)
+        else:
+            extra.append(line)
+            pos = line.end()
+    if not extra:
+        return found
+    return sorted(found + extra, key=_match_start)
+
+
+def _match_start(match: re.Match[bytes]) -> int:
+    """Sort key: where a field match starts (each lies in its own field)."""
+    return match.start()
+
+
+_FIELDS: dict[bytes, Field] = {}
+"""Field as matched (folded; with the line break before it, but for the first field
+of a block) to :class:`Field`: most fields (``List-*``, ``Content-Type``) recur
+message after message, so most are neither split nor unfolded again."""
+
+
+def _new_field(raw: bytes) -> Field:
+    """The :class:`Field` of a field as matched: name and value split at the first
+    colon (a name holds none), unfolded, the value trimmed."""
+    raw_name, _, value = raw.removeprefix(b"\n").partition(b":")
+    names = _NAMES.get(raw_name) or _field_name(raw_name)
+    if b"\n" in value:
+        value = _unfold(value)
+    field = Field(names[0], names[1], value.strip())
+    if len(raw) <= _CACHED_LEN:
+        if len(_FIELDS) >= _CACHE_SIZE:
+            _FIELDS.clear()  # bounded memory; the recurring fields come back at once
+        _FIELDS[raw] = field
+    return field
 
 
 _NAMES: dict[bytes, tuple[bytes, bytes]] = {}
@@ -475,30 +521,40 @@ def unflow(text: str, delsp: bool) -> str:
 
     A line ending in a space is flowed into the next line of the same quote
     depth; with ``DelSp=yes`` that trailing space is deleted. The signature
-    separator ``-- `` is never flowed.
+    separator ``-- `` is never flowed. One C-level scan splits every line into
+    its quote marks and its content without the stuffed space (RFC 3676
+    sections 4.4 and 4.5), so the Python loop only joins.
     """
     if " \n" not in text and "\n " not in text and not text.startswith(" "):
         return text  # nothing flowed and nothing stuffed
     out: list[str] = []
     para: list[str] = []
     para_depth = -1
-    for line in text.split("\n"):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]
-        flowed = content.endswith(" ") and content != "-- "
+    for quotes, content in _FLOWED_LINE.findall(text + "\n"):
+        depth = len(quotes)
         if para and depth != para_depth:
             out.append(_quoted(para_depth, "".join(para)))
             para = []
-        para_depth = depth
-        para.append(content[:-1] if flowed and delsp else content)
-        if not flowed:
+        if content.endswith(" ") and content != "-- ":  # flowed (section 4.2)
+            para_depth = depth
+            para.append(content[:-1] if delsp else content)
+        elif para:
+            para.append(content)
             out.append(_quoted(depth, "".join(para)))
             para = []
+        else:
+            out.append(f"{quotes} {content}" if depth else content)
     if para:
         out.append(_quoted(para_depth, "".join(para)))
     return "\n".join(out)
+
+
+_FLOWED_LINE = re.compile(r"(>*) ?([^\n]*)\n")
+"""A line of flowed text: its quote marks, then its content without one stuffed space.
+
+Every line, the last one too once a line break is added, matches where the
+previous one ended, so the scan never tries a position in the middle of a line.
+"""
 
 
 def _quoted(depth: int, content: str) -> str:
