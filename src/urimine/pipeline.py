@@ -123,9 +123,12 @@ class Record(NamedTuple):
         return out
 
 
-def _record(unit: Unit, hit: Hit) -> Record:
-    return Record(
-        hit,
+_Where = tuple[str, int, str | None, str | None, str | None, str | None, bool, bool]
+
+
+def _where(unit: Unit) -> _Where:
+    """The fields of a :class:`Record` after its hit, taken from ``unit``."""
+    return (
         unit.source,
         unit.doc_index,
         unit.part,
@@ -135,6 +138,10 @@ def _record(unit: Unit, hit: Hit) -> Record:
         unit.is_mail,
         unit.is_warc,
     )
+
+
+def _record(unit: Unit, hit: Hit) -> Record:
+    return tuple.__new__(Record, (hit, *_where(unit)))
 
 
 def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
@@ -183,15 +190,22 @@ def records_of(
     unit: Unit, hits: Iterable[Hit], stats: Stats | None = None, seen: set[str] | None = None
 ) -> Iterator[Record]:
     """Records of ``hits`` found in ``unit``, counted in ``stats.hits``; with ``seen``,
-    only those whose key is not in it yet (it is added), built only then."""
-    for hit in hits:
+    only those whose key is not in it yet (it is added), built only then. One per hit,
+    so built as a tuple from the unit's fields taken once."""
+    where = _where(unit)
+    new = tuple.__new__
+    count = 0
+    try:
+        for hit in hits:
+            count += 1
+            if seen is not None:
+                if hit.key in seen:
+                    continue
+                seen.add(hit.key)
+            yield new(Record, (hit, *where))
+    finally:
         if stats is not None:
-            stats.hits += 1
-        if seen is not None:
-            if hit.key in seen:
-                continue
-            seen.add(hit.key)
-        yield _record(unit, hit)
+            stats.hits += count
 
 
 def iter_records(
