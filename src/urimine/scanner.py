@@ -47,12 +47,10 @@ _WHITESPACE = re.compile(r"\s")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _DENSE_SPAN = 1 << 16
-_LEAP_AFTER = 8  # words passed over one by one before a leap is tried
+_LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
 _LEAP_MAX = 1 << 16
-_LEAP_SHORT = _LEAP_MIN // 4  # a leap stopped this early did not pay for itself
-# A word with a dot is left to the rules (".http:" in "x.http://y", see rules.bare).
-_DOTTED = re.compile(rb"\.[a-z0-9+.\-]*:")
+_LEAP_SHORT = 8  # a leap stopped this early (two or three words) did not pay for itself
 
 
 class Scanner:
@@ -315,6 +313,7 @@ class _Triggers:
         "misses",
         "next_colon",
         "next_lt",
+        "patience",
         "schemes",
         "strict",
         "stride",
@@ -329,7 +328,7 @@ class _Triggers:
         dense: re.Pattern[str],
         final: bool,
         schemes: frozenset[str] | None,
-        words: tuple[re.Pattern[bytes], re.Pattern[bytes]],
+        words: R.SchemeWords,
     ) -> None:
         self.buf = buf
         self.dense = dense
@@ -340,6 +339,7 @@ class _Triggers:
         self.leap_from = 0
         self.stride = _LEAP_MIN
         self.strict = False
+        self.patience = _LEAP_AFTER
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
         self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
@@ -357,6 +357,10 @@ class _Triggers:
 
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
+        if 0 <= self.dense_until <= pos:
+            # A trigger found near its end was decided past it: the stretch is over
+            # (and a new one may start, see miss).
+            self.dense_until = -1
         if self.dense_until > pos:
             search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
             schemes = self.schemes
@@ -375,7 +379,7 @@ class _Triggers:
                     if word not in schemes and "." not in word:
                         pos = m.end()
                         skipped += 1
-                        if skipped >= _LEAP_AFTER and pos >= self.leap_from:
+                        if skipped >= self.patience and pos >= self.leap_from:
                             pos = self._leap(pos)
                             skipped = 0
                         continue
@@ -396,12 +400,13 @@ class _Triggers:
         """Pass over dense text up to the last colon before one a rule might take.
 
         The dense loop passes over a word no rule accepts one match at a time, a Python
-        step per three bytes of ``ab:ab:ab:``. Here a block of the text (up to the next
-        ``<``) is searched at once, in C, for the first name the colon rule accepts
-        followed by ``:``, or a word with a dot; every colon before it follows a word
-        the dense loop would pass over, so the loop may go on after the last of them.
-        The search finds a superset (:func:`rules._scheme_words`) and so never leaps
-        over a trigger. Its loose pattern is the faster; after a leap it cut short
+        step per three bytes of ``ab:ab:ab:``. Here a block of the text is searched at
+        once, in C, for the first place the dense prefilter might match and the loop
+        not pass over: a name the colon rule accepts followed by ``:``, a dotted word
+        ending in one, a ``<`` that may open a candidate. Every colon before it follows
+        a word the dense loop would pass over, so the loop may go on after the last of
+        them. The searches find supersets (:func:`rules._scheme_words`) and so never
+        leap over a trigger. The loose pattern is the faster; after a leap it cut short
         (``x-http:x-http:``) the strict one is used. A leap cut short with that too
         pauses leaping for the next :data:`_LEAP_MIN` characters.
         """
@@ -409,28 +414,31 @@ class _Triggers:
         if buf[pos - 1 : pos] != ":":  # a block starts a word: the patterns assume it
             return pos
         stop = min(pos + self.stride, self.dense_until)
-        lt = buf.find("<", pos, stop)
-        if lt >= 0:
-            stop = lt
         # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
         # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
         block = buf[pos:stop].encode("ascii", "replace").lower()
-        loose, strict = self.words
-        if self.strict and R.LONG_RUN.search(block) is None:
-            alarm = strict.search(block)
-        else:
-            alarm = loose.search(block)
+        words = self.words
+        alarm = (words.strict if self.strict else words.loose).search(block)
         first = alarm.start() if alarm else len(block)
+        if self.strict and R.LONG_RUN.search(block, 0, first) is not None:
+            alarm = words.loose.search(block)  # a long run before it: the loose one
+            first = alarm.start() if alarm else len(block)
         if b"." in block:
-            dot = _DOTTED.search(block, 0, first)
-            if dot:
-                first = dot.start()
-        if first >= _LEAP_SHORT:
+            alarm = words.dotted.search(block, 0, first)
+            if alarm:
+                first = alarm.start()
+        if b"<" in block:
+            alarm = words.angle.search(block, 0, first)
+            if alarm:
+                first = alarm.start()
+        if first >= _LEAP_SHORT or first == len(block):  # (a short block is no fault)
             self.leap_from = pos + first + 1
-            self.stride = min(2 * first, _LEAP_MAX)
+            self.stride = min(max(2 * first, _LEAP_MIN), _LEAP_MAX)
+            self.patience = 1
         elif self.strict:
             self.leap_from = pos + first + _LEAP_MIN
             self.stride = _LEAP_MIN
+            self.patience = _LEAP_AFTER
         else:
             self.strict = True
             self.leap_from = pos + first + 1

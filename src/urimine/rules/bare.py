@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
@@ -13,12 +15,15 @@ from urimine.rules import (
     _CUTTABLE,
     _OPENERS,
     _SCHEME_BACK,
+    _SCHEME_CHARS,
     _SCHEME_MAX,
+    _SCHEME_RUN,
     _SCHEME_SEPARATORS,
     _STOP_CHAR,
     _TRAIL,
     _URL_PREFIX_BACK,
     _URN_TEXT,
+    SCHEME_NEAR,
     Candidate,
     Config,
     Pending,
@@ -75,7 +80,7 @@ def at_colon(
     then tries the shortcut: nothing before the scheme that a rule looks at, then what
     :data:`_FAST_BARE` matches; for everything it accepts, the general path gives the
     same answer (tests/test_fast_paths.py checks this)."""
-    m = _SCHEME_BACK.search(buf, floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX, i)
+    m = _scheme_before(buf, i, floor)
     if m is None:
         return None
     s = m.start()
@@ -116,6 +121,19 @@ def at_colon(
             return None
         return _urn_text(cfg, buf, s, raw_start, context, quote, final)
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
+
+
+def _scheme_before(buf: str, i: int, floor: int) -> re.Match[str] | regex.Match[str] | None:
+    """The scheme before the colon ``i``: the longest run of scheme characters ending
+    there that starts with a letter not glued to another (at most 64, not before
+    ``floor``). Looked for near the colon first, backwards (cheap for ordinary words);
+    when not found there, or found after a separator (a longer word may hold it,
+    "x1http:"), in the whole look-behind with the search long runs need."""
+    lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
+    m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
+    if m is None or (m.start() > lo and buf[m.start() - 1] in _SCHEME_CHARS):
+        return _SCHEME_RUN.search(buf, lo, i)
+    return m
 
 
 def colon_can_take(cfg: Config, scheme: str) -> bool:
