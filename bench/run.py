@@ -158,6 +158,10 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "`x-http:x-http:…` one run (a registered name inside each word)",
         lambda n: _fill(b"x-http:", n),
     ),
+    "long-words": (
+        "70 letters then `:`, repeated (words too long for a scheme)",
+        lambda n: _fill(b"a" * 70 + b":", n),
+    ),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),
     "long-url": ("`http://x/` then one path of `a` (longer than max length)", _long_url),
