@@ -109,6 +109,18 @@ def test_offsets_slice_back_and_hits_are_ordered(text: str) -> None:
         assert h.column == h.start - (text.rfind("\n", 0, h.start) + 1) + 1
 
 
+@settings(max_examples=300, deadline=None)
+@given(TEXT, st.sampled_from([1, 2, 5, 17, 64]), st.integers(0, 300))
+def test_pausing_the_final_scan_changes_nothing(text: str, slice_: int, cut: int) -> None:
+    """Scanner.hits pauses its final scan every _SLICE characters (bounded memory for a
+    text given whole): the hits are those of one scan, chunked or not."""
+    whole = [h for h in scan([text]) if isinstance(h, Hit)]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_SLICE", slice_)
+        assert list(Scanner().hits([text])) == whole
+        assert list(Scanner().hits([text[:cut], text[cut:]])) == whole
+
+
 @settings(max_examples=200, deadline=None)
 @given(TEXT, st.integers(0, 300))
 def test_newlines_counted_so_far_are_the_text_s(text: str, cut: int) -> None:

@@ -42,6 +42,8 @@ DEFAULT_MAX_CANDIDATE_LEN = 8192
 _LOOKBEHIND = R.LINE_LOOKBEHIND + 80
 # Text is scanned once at least this much is pending (amortises the look-behind copy).
 _MIN_BATCH = 1 << 16
+# Text scanned at a time at most when a long chunk is given whole (Scanner.hits).
+_SLICE = 1 << 20
 
 _WHITESPACE = re.compile(r"\s")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
@@ -113,18 +115,30 @@ class Scanner:
         return (item for item in self._fed(chunks) if isinstance(item, Hit))
 
     def _fed(self, chunks: Iterable[str]) -> Iterator[Hit | Rejection]:
-        """Feed ``chunks`` and close; the last chunk goes straight to ``close()``, so a
+        """Feed ``chunks`` and close; the last chunk goes straight to the final scan, so a
         text given whole is scanned once, as final (same result, by the chunking
-        contract, and half the calls for the many small texts of mail)."""
+        contract, and half the calls for the many small texts of mail). That scan
+        pauses after every :data:`_SLICE` characters to hand over what it found, so
+        the hits held at once stay bounded (a text of nothing but short URIs has one
+        every few bytes) without copying the text."""
         last: str | None = None
         for chunk in chunks:
             if last is not None:
                 yield from self.feed(last)
             last = chunk
-        if last and not self._closed:
+        if self._closed:
+            return
+        if last:
             self._pending.append(last)
             self._pending_len += len(last)
-        yield from self.close()
+        while True:
+            out = self._scan(final=True, stop=self._pos + _SLICE)
+            if self._buf:  # paused: the rest of the text is still there
+                yield from out
+                continue
+            self._closed = True
+            yield from out
+            return
 
     def close(self) -> list[Hit | Rejection]:
         """Signal the end of the text; return everything still undecided."""
@@ -136,7 +150,11 @@ class Scanner:
         return out
 
     # ------------------------------------------------------------------ the loop
-    def _scan(self, final: bool) -> list[Hit | Rejection]:  # noqa: C901 - the hot loop, kept flat
+    def _scan(  # noqa: C901 - the hot loop, kept flat
+        self, final: bool, stop: int = -1
+    ) -> list[Hit | Rejection]:
+        """Scan the buffer; with ``stop`` (final scans only), pause at the first trigger
+        at or after that index, keeping the buffer whole for the next call."""
         buf = self._buf + "".join(self._pending) if self._pending else self._buf
         self._pending.clear()
         self._pending_len = 0
@@ -168,6 +186,9 @@ class Scanner:
             if i < 0:
                 pos = n
                 break
+            if i >= stop > 0:
+                self._buf, self._pos, self._floor = buf, i, base + floor
+                return out
             res: Candidate | Shortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
