@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import regex
-
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
@@ -69,7 +67,7 @@ _FAST_BARE = re.compile(
 _FAST_BLOCKERS = frozenset("\"'{*_")
 
 
-def at_colon(
+def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one function
     cfg: Config, buf: str, i: int, floor: int, final: bool
 ) -> Candidate | Shortcut | _PendingType | None:
     """The rules at the colon ``i``: a :data:`Shortcut` for the common case, else a
@@ -80,16 +78,26 @@ def at_colon(
     then tries the shortcut: nothing before the scheme that a rule looks at, then what
     :data:`_FAST_BARE` matches; for everything it accepts, the general path gives the
     same answer (tests/test_fast_paths.py checks this)."""
-    m = _scheme_before(buf, i, floor)
-    if m is None:
-        return None
+    # The scheme: the longest run of scheme characters ending at the colon that starts
+    # with a letter not glued to another (at most 64, not before floor). Looked for near
+    # the colon first, backwards (cheap for ordinary words); when not found there, or
+    # found after a separator (a longer word may hold it, "x1http:"), in the whole
+    # look-behind with the search long runs need.
+    lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
+    m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
+    if m is None or (m.start() > lo and buf[m.start() - 1] in _SCHEME_CHARS):
+        m = _SCHEME_RUN.search(buf, lo, i)
+        if m is None:
+            return None
     s = m.start()
     scheme = m.group().lower()
     registered = scheme in cfg.schemes
     if registered:
         if scheme != "urn" and "bare" in cfg.rules:
             before = buf[s - 1] if s else ""
-            if before not in _FAST_BLOCKERS and not (before in ": " and _after_url(buf, s)):
+            if before not in _FAST_BLOCKERS and not (
+                (before == ":" or (before == " " and buf[s - 2] == ":")) and _after_url(buf, s)
+            ):
                 fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
                 if fast is not None:
                     e = fast.end("uri")
@@ -121,19 +129,6 @@ def at_colon(
             return None
         return _urn_text(cfg, buf, s, raw_start, context, quote, final)
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
-
-
-def _scheme_before(buf: str, i: int, floor: int) -> re.Match[str] | regex.Match[str] | None:
-    """The scheme before the colon ``i``: the longest run of scheme characters ending
-    there that starts with a letter not glued to another (at most 64, not before
-    ``floor``). Looked for near the colon first, backwards (cheap for ordinary words);
-    when not found there, or found after a separator (a longer word may hold it,
-    "x1http:"), in the whole look-behind with the search long runs need."""
-    lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
-    m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
-    if m is None or (m.start() > lo and buf[m.start() - 1] in _SCHEME_CHARS):
-        return _SCHEME_RUN.search(buf, lo, i)
-    return m
 
 
 def colon_can_take(cfg: Config, scheme: str) -> bool:
