@@ -49,6 +49,8 @@ _WHITESPACE = re.compile(r"\s")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _DENSE_SPAN = 1 << 16
+_DENSE_PROBE = 512  # a stretch with no match this long ...
+_DENSE_FEW = 8  # ... and fewer plain ":" and "<" than this in it ends early
 _LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
 _LEAP_MAX = 1 << 16
@@ -387,8 +389,23 @@ class _Triggers:
             schemes = self.schemes
             skipped = 0
             while True:
-                m = search(buf, pos, end)
+                probe = pos + _DENSE_PROBE
+                m = None
+                if probe + R.DENSE_LOOKAHEAD < self.dense_until:
+                    m = search(buf, pos, probe + R.DENSE_LOOKAHEAD)
+                    if (m is None or m.start() >= probe) and (
+                        buf.count(":", pos, probe) + buf.count("<", pos, probe) < _DENSE_FEW
+                    ):
+                        # Nothing for a while, and few plain triggers either (mail text
+                        # after a dense header): the sparse finders are the cheaper
+                        # from here, so the stretch ends (they take it from pos).
+                        self.dense_until = -1
+                        break
+                if m is None or m.start() >= probe:
+                    m = search(buf, pos, end)
                 if m is None or m.start() >= self.dense_until:
+                    pos = self.dense_until
+                    self.dense_until = -1
                     break
                 if not m.group("colon"):
                     return m.start()
@@ -405,8 +422,6 @@ class _Triggers:
                             skipped = 0
                         continue
                 return m.start("colon")
-            pos = self.dense_until
-            self.dense_until = -1
         colon = self.next_colon
         if 0 <= colon < pos:
             colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
