@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from urimine._memo import Memo
 from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
@@ -151,7 +152,7 @@ def unit_records(unit: Unit, options: Options) -> Iterator[Record]:
 
 _MEMO_TEXT = 4096  # characters: a longer header block is scanned afresh
 _MEMO_SIZE = 1024  # header blocks remembered (then all forgotten at once)
-_memo: dict[Options, dict[str, tuple[Hit, ...]]] = {}
+_memo: Memo[Options, Memo[str, tuple[Hit, ...]]] = Memo(8)  # per options (a run has one)
 
 
 def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
@@ -173,16 +174,11 @@ def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
         return options.scanner().hits(chunks)
     memo = _memo.get(options)
     if memo is None:
-        if len(_memo) >= 8:
-            _memo.clear()
-        memo = _memo[options] = {}
+        memo = _memo.keep(options, Memo(_MEMO_SIZE))
     text = chunks[0]
     found = memo.get(text)
     if found is None:
-        found = tuple(options.scanner().hits(chunks))
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        memo[text] = found
+        found = memo.keep(text, tuple(options.scanner().hits(chunks)))
     return found
 
 

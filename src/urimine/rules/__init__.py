@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import regex
 
+from urimine._memo import Memo
 from urimine._wordtree import word_tree
 from urimine.errors import ConfigError, Reason
 from urimine.parser import check_uri
@@ -181,8 +182,8 @@ class Config:
     scheme_words: SchemeWords = field(repr=False)
     """Where a name of :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes
     (see :func:`_scheme_words`)."""
-    seen: dict[str, tuple[str, str] | None] = field(
-        default_factory=dict, repr=False, compare=False, hash=False
+    seen: Memo[str, tuple[str, str] | None] = field(
+        default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
     )
     """Decisions of the angle shortcut by the text it matched (mail repeats its list
     headers' ``<mailto:...>`` in every message), bounded by :data:`SEEN_MAX`."""

@@ -19,7 +19,6 @@ from urimine.rules import (
     _URL_PREFIX,
     _WS,
     _XML_NAME,
-    SEEN_MAX,
     Candidate,
     Config,
     Pending,
@@ -110,9 +109,7 @@ def _plain(cfg: Config, buf: str, i: int) -> Shortcut | None:
     else:
         found = _plain_uri(cfg, text, m.group(1).lower())
         if len(text) <= _SEEN_LEN:
-            if len(cfg.seen) >= SEEN_MAX:
-                cfg.seen.clear()
-            cfg.seen[text] = found
+            cfg.seen.keep(text, found)
     return None if found is None else (i, m.end(), found[0], "angle", found[1], "")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from email.errors import HeaderParseError
 from email.header import decode_header
 
+from urimine._memo import Memo
 from urimine.sources.html import html_to_text
 from urimine.sources.mime import (
     _ANGLE_SCHEME,
@@ -110,7 +111,7 @@ def header_text(fields: list[Field]) -> str:
     return "".join([_header_line(f) for f in fields])
 
 
-_LINES: dict[Field, str] = {}
+_LINES: Memo[Field, str] = Memo(_CACHE_SIZE)
 """Field to its line in the header unit (``""`` if not wanted): the ``List-*`` and
 ``Content-*`` fields of a mailing list come back in every message."""
 
@@ -121,9 +122,7 @@ def _header_line(f: Field) -> str:
     if line is None:
         line = f"{f.name.decode('latin-1')}: {decode_value(f.value)}\n" if _wanted(f) else ""
         if len(f.name) + len(f.value) <= _CACHED_LEN:
-            if len(_LINES) >= _CACHE_SIZE:
-                _LINES.clear()  # bounded memory; the recurring fields come back at once
-            _LINES[f] = line
+            _LINES.keep(f, line)
     return line
 
 

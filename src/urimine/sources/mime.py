@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
+from urimine._memo import Memo
 from urimine.sources.html import absolutize
 from urimine.sources.text import decode_bytes
 
@@ -185,7 +186,7 @@ def _match_start(match: re.Match[bytes]) -> int:
     return match.start()
 
 
-_FIELDS: dict[bytes, Field] = {}
+_FIELDS: Memo[bytes, Field] = Memo(_CACHE_SIZE)
 """Field as matched (folded; with the line break before it, but for the first field
 of a block) to :class:`Field`: most fields (``List-*``, ``Content-Type``) recur
 message after message, so most are neither split nor unfolded again."""
@@ -200,9 +201,7 @@ def _new_field(raw: bytes) -> Field:
         value = _unfold(value)
     field = Field(names[0], names[1], value.strip())
     if len(raw) <= _CACHED_LEN:
-        if len(_FIELDS) >= _CACHE_SIZE:
-            _FIELDS.clear()  # bounded memory; the recurring fields come back at once
-        _FIELDS[raw] = field
+        _FIELDS.keep(raw, field)
     return field
 
 
