@@ -133,14 +133,10 @@ class Scanner:
         if last:
             self._pending.append(last)
             self._pending_len += len(last)
-        while True:
+        while not self._closed:
             out = self._scan(final=True, stop=self._pos + _SLICE)
-            if self._buf:  # paused: the rest of the text is still there
-                yield from out
-                continue
-            self._closed = True
+            self._closed = not self._buf  # else paused: the rest of the text is still there
             yield from out
-            return
 
     def close(self) -> list[Hit | Rejection]:
         """Signal the end of the text; return everything still undecided."""
@@ -385,43 +381,9 @@ class _Triggers:
             # (and a new one may start, see miss).
             self.dense_until = -1
         if self.dense_until > pos:
-            search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
-            schemes = self.schemes
-            skipped = 0
-            while True:
-                probe = pos + _DENSE_PROBE
-                m = None
-                if probe + R.DENSE_LOOKAHEAD < self.dense_until:
-                    m = search(buf, pos, probe + R.DENSE_LOOKAHEAD)
-                    if (m is None or m.start() >= probe) and (
-                        buf.count(":", pos, probe) + buf.count("<", pos, probe) < _DENSE_FEW
-                    ):
-                        # Nothing for a while, and few plain triggers either (mail text
-                        # after a dense header): the sparse finders are the cheaper
-                        # from here, so the stretch ends (they take it from pos).
-                        self.dense_until = -1
-                        break
-                if m is None or m.start() >= probe:
-                    m = search(buf, pos, end)
-                if m is None or m.start() >= self.dense_until:
-                    pos = self.dense_until
-                    self.dense_until = -1
-                    break
-                if not m.group("colon"):
-                    return m.start()
-                if schemes is not None:
-                    # The word the colon rule would look at (the match is word + ":"):
-                    # one it cannot accept is passed over here, a tight loop instead
-                    # of a trip through the rules ("ab:ab:ab:", long "h=from:to:").
-                    word = m.group()[:-1].lower()
-                    if word not in schemes and "." not in word:
-                        pos = m.end()
-                        skipped += 1
-                        if skipped >= self.patience and pos >= self.leap_from:
-                            pos = self._leap(pos)
-                            skipped = 0
-                        continue
-                return m.start("colon")
+            found, pos = self._dense(pos)
+            if found >= 0:
+                return found
         colon = self.next_colon
         if 0 <= colon < pos:
             colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
@@ -431,6 +393,52 @@ class _Triggers:
         if lt < 0 or 0 <= colon < lt:
             return colon
         return lt
+
+    def _dense(self, pos: int) -> tuple[int, int]:
+        """Within a dense stretch: ``(trigger, pos)``, or ``(-1, pos)`` when the stretch
+        ended and the sparse finders go on from ``pos``."""
+        search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
+        schemes = self.schemes
+        skipped = 0
+        while True:
+            probe = pos + _DENSE_PROBE
+            m = None
+            start = pos
+            if probe + R.DENSE_LOOKAHEAD < self.dense_until:
+                m = search(buf, pos, probe + R.DENSE_LOOKAHEAD)
+                if m is None or m.start() >= probe:
+                    if buf.count(":", pos, probe) + buf.count("<", pos, probe) < _DENSE_FEW:
+                        # Nothing for a while, and few plain triggers either (mail
+                        # text after a dense header): the sparse finders are the
+                        # cheaper from here, so the stretch ends (they take it from
+                        # pos).
+                        self.dense_until = -1
+                        return -1, pos
+                    # No match starts before probe (the look-ahead was there, and a
+                    # "<" running on to the end matched \Z): go on from there.
+                    m = None
+                    start = probe
+            if m is None:
+                m = search(buf, start, end)
+            if m is None or m.start() >= self.dense_until:
+                pos = self.dense_until
+                self.dense_until = -1
+                return -1, pos
+            if not m.group("colon"):
+                return m.start(), pos
+            if schemes is not None:
+                # The word the colon rule would look at (the match is word + ":"):
+                # one it cannot accept is passed over here, a tight loop instead
+                # of a trip through the rules ("ab:ab:ab:", long "h=from:to:").
+                word = m.group()[:-1].lower()
+                if word not in schemes and "." not in word:
+                    pos = m.end()
+                    skipped += 1
+                    if skipped >= self.patience and pos >= self.leap_from:
+                        pos = self._leap(pos)
+                        skipped = 0
+                    continue
+            return m.start("colon"), pos
 
     def _leap(self, pos: int) -> int:
         """Pass over dense text up to the last colon before one a rule might take.
