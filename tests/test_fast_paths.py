@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from helpers import scan
 from urimine import Scanner
+from urimine import rules as rules_module
 from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
 from urimine.rules import angle, bare
@@ -247,6 +248,12 @@ _DENSE_PIECES = st.sampled_from(
         ":",
         "//",
         "ab://",
+        "a" * 70 + ":",
+        "<http://",
+        "http://<",
+        "<td:l;\n> x\t\n> ",
+        "tel:\u3000",
+        "E.g.http:",
     ]
 )
 
@@ -266,7 +273,7 @@ def test_leaps_change_nothing(runs: list[tuple[str, int]], leap_min: int, cut: i
         m.setattr(scanner_module, "_LEAP_MIN", leap_min)
         m.setattr(scanner_module, "_LEAP_SHORT", leap_min // 4)
         leaping = scan(chunks, rejections=True)
-        m.setattr(scanner_module, "_LEAP_AFTER", 1 << 60)
+        m.setattr(scanner_module._Triggers, "_leap", lambda self, pos: pos)
         stepping = scan(chunks, rejections=True)
     assert leaping == stepping
 
@@ -288,3 +295,70 @@ def test_leaps_are_taken() -> None:
         found = scan([text])
     assert [h.uri for h in found] == ["mailto:x@y.example"]
     assert calls > 2
+
+
+# Bytes as the leaps search them (lowered ASCII, "?" for the rest): names and their
+# pieces, separators, stop characters and "//".
+_BLOCK_PIECES = st.sampled_from(
+    [
+        b"http",
+        b"http:",
+        b"tel:",
+        b"x-ws:",
+        b"tp",
+        b"ht",
+        b"tel",
+        b"ws",
+        b"w",
+        b"ab",
+        b"a",
+        b"x",
+        b"1",
+        b"-",
+        b"+",
+        b".",
+        b":",
+        b"//",
+        b"/",
+        b" ",
+        b"<",
+        b">",
+        b"?",
+        b"\n",
+        b"a" * 60,
+    ]
+)
+
+
+def _forward(schemes: frozenset[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """The leaps' loose and strict alarms written forwards, as rules._scheme_words
+    describes them: a name then ":" not followed by a stop character nor "//" and one;
+    loose, not after a letter; strict, after a dot, or after neither a letter nor a
+    letter and one of "0-9+-"."""
+    tree = "|".join(re.escape(name) for name in sorted(schemes, key=len, reverse=True))
+    tail = r":(?![\x00-\x20\x7f<>\"{}|\\^`])(?!//[\x00-\x20\x7f<>\"{}|\\^`])"
+    return (
+        re.compile(rf"(?<![a-z])(?:{tree}){tail}".encode()),
+        re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{tree}){tail}".encode()),
+    )
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_BLOCK_PIECES, max_size=30).map(b"".join))
+def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None:
+    """A leap stops at the first name a rule might take, found with patterns for the
+    text reversed (faster); the place must be where the same rules written forwards
+    find it first, and the quick pattern must miss none. The long-run test is the
+    regex it replaces."""
+    cfg = Scanner()._cfg
+    words = cfg.scheme_words
+    back = block[::-1]
+    loose, strict = _forward(frozenset(n for n in cfg.schemes if n.isascii()))
+    for forward, backward in ((loose, words.back_loose), (strict, words.back_strict)):
+        m = forward.search(block)
+        first = scanner_module._first_alarm(back, len(block), backward)
+        assert first == (m.start() if m else len(block))
+        if m:
+            quick = words.quick.search(back)
+            assert quick is not None and quick.start() <= len(block) - m.end()
+    assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))

@@ -48,9 +48,10 @@ _SLICE = 1 << 20
 _WHITESPACE = re.compile(r"\s")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
+_COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
 _DENSE_SPAN = 1 << 16
 _DENSE_PROBE = 512  # a stretch with no match this long ...
-_DENSE_FEW = 8  # ... and fewer plain ":" and "<" than this in it ends early
+_DENSE_FEW = 4  # ... and fewer plain ":" and "<" than this in it ends early
 _LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
 _LEAP_MAX = 1 << 16
@@ -319,12 +320,16 @@ class _Triggers:
     at memchr-like speed; within the look-ahead distance of an unfinished buffer's end,
     plain ``str.find`` (the rules then wait for more text). Once many triggers in a row
     led nowhere (runs of ``<a:``, ``ab:ab:``), a stricter prefilter takes over for the
-    next 64 KiB, so hostile text costs C time, not Python time. Within it, whole blocks
-    in which no colon follows a name the colon rule accepts are leapt over
-    (:meth:`_leap`)."""
+    next 64 KiB, so hostile text costs C time, not Python time (fruitless colons are
+    counted apart from ``<`` and may stand further apart: the leaps make them cheap).
+    Within it, whole blocks in which no colon follows a name the colon rule accepts are
+    leapt over (:meth:`_leap`), after some words passed over one by one or where the
+    prefilter finds nothing for a while yet triggers crowd."""
 
     __slots__ = (
         "buf",
+        "colon_misses",
+        "colon_window",
         "dense",
         "dense_until",
         "leap_from",
@@ -365,6 +370,8 @@ class _Triggers:
         self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
         self.misses = 0
         self.window = pos
+        self.colon_misses = 0
+        self.colon_window = pos
 
     def _find(self, pattern: re.Pattern[str], char: str, pos: int) -> int:
         if pos < self.limit:
@@ -415,7 +422,16 @@ class _Triggers:
                         self.dense_until = -1
                         return -1, pos
                     # No match starts before probe (the look-ahead was there, and a
-                    # "<" running on to the end matched \Z): go on from there.
+                    # "<" running on to the end matched \Z), yet triggers crowd
+                    # ("<http://<http://", long words): a leap from the last colon
+                    # before it may pass over much more at once.
+                    after = buf.rfind(":", pos, probe) + 1
+                    if schemes is not None and after >= self.leap_from and after:
+                        leapt = self._leap(after)
+                        if leapt > after:
+                            pos = leapt
+                            skipped = 0
+                            continue
                     m = None
                     start = probe
             if m is None:
@@ -444,13 +460,15 @@ class _Triggers:
         """Pass over dense text up to the last colon before one a rule might take.
 
         The dense loop passes over a word no rule accepts one match at a time, a Python
-        step per three bytes of ``ab:ab:ab:``. Here a block of the text is searched at
-        once, in C, for the first place the dense prefilter might match and the loop
-        not pass over: a name the colon rule accepts followed by ``:``, a dotted word
-        ending in one, a ``<`` that may open a candidate. Every colon before it follows
-        a word the dense loop would pass over, so the loop may go on after the last of
-        them. The searches find supersets (:func:`rules._scheme_words`) and so never
-        leap over a trigger. The loose pattern is the faster; after a leap it cut short
+        step per three bytes of ``ab:ab:ab:``; and its prefilter tries every position,
+        at some 40 MB/s on such text. Here a block of the text is searched at once, in
+        C and reversed (the patterns then start with the colon, see
+        :func:`rules._scheme_words`), for the first place the dense prefilter might
+        match and the loop not pass over: a name the colon rule accepts followed by
+        ``:``, a dotted word ending in one, a ``<`` that may open a candidate. Every
+        colon before it follows a word the dense loop would pass over, so the loop may
+        go on after the last of them. The searches find supersets and so never leap
+        over a trigger. The loose pattern is the faster; after a leap it cut short
         (``x-http:x-http:``) the strict one is used. A leap cut short with that too
         pauses leaping for the next :data:`_LEAP_MIN` characters.
         """
@@ -460,25 +478,28 @@ class _Triggers:
         stop = min(pos + self.stride, self.dense_until)
         # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
         # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
-        block = buf[pos:stop].encode("ascii", "replace").lower()
+        # Three more characters are what follows the last colon ("//" and one).
+        block = buf[pos : stop + 3].encode("ascii", "replace").lower()
+        size = stop - pos
         words = self.words
-        alarm = (words.strict if self.strict else words.loose).search(block)
-        first = alarm.start() if alarm else len(block)
-        if self.strict and R.LONG_RUN.search(block, 0, first) is not None:
-            alarm = words.loose.search(block)  # a long run before it: the loose one
-            first = alarm.start() if alarm else len(block)
-        if b"." in block:
-            alarm = words.dotted.search(block, 0, first)
-            if alarm:
-                first = alarm.start()
+        back = block[::-1]
+        first = size
+        if words.quick.search(back, len(block) - size) is not None:
+            first = _first_alarm(back, size, words.back_strict if self.strict else words.back_loose)
+            if self.strict and R.long_run(block, first):
+                first = _first_alarm(back, size, words.back_loose)  # a long run before it
         if b"<" in block:
             alarm = words.angle.search(block, 0, first)
             if alarm:
                 first = alarm.start()
-        if first >= _LEAP_SHORT or first == len(block):  # (a short block is no fault)
+        if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1
             self.stride = min(max(2 * first, _LEAP_MIN), _LEAP_MAX)
             self.patience = 1
+            if stop == self.dense_until and first == size:
+                # Leapt to the stretch's end: the text is as dense as ever, and the
+                # stretch goes on (rather than 32 more misses one by one to start anew).
+                self.dense_until = min(stop + _DENSE_SPAN, self.limit)
         elif self.strict:
             self.leap_from = pos + first + _LEAP_MIN
             self.stride = _LEAP_MIN
@@ -489,10 +510,41 @@ class _Triggers:
         return pos + block.rfind(b":", 0, first) + 1
 
     def miss(self, i: int) -> None:
-        """Note a trigger that gave nothing; switch to the prefilter when they crowd."""
+        """Note a trigger that gave nothing; switch to the prefilter when they crowd.
+        Colons and ``<`` are counted apart: fruitless colons are what the prefilter
+        and the leaps pass over in C, so they switch at a wider spacing."""
+        if self.buf[i] == ":":
+            self.colon_misses += 1
+            if self.colon_misses >= _DENSE_MISSES:
+                if i - self.colon_window < _DENSE_MISSES * _COLON_GAP and self.dense_until < 0:
+                    self.dense_until = min(i + _DENSE_SPAN, self.limit)
+                self.colon_misses = 0
+                self.colon_window = i
+            return
         self.misses += 1
         if self.misses >= _DENSE_MISSES:
             if i - self.window < _DENSE_MISSES * _DENSE_GAP and self.dense_until < 0:
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
             self.misses = 0
             self.window = i
+
+
+def _first_alarm(back: bytes, size: int, pattern: re.Pattern[bytes]) -> int:
+    """Where the first name *pattern* finds in the first *size* bytes of a block starts,
+    or *size*; *back* is the block reversed (*pattern* is for reversed text, see
+    rules.SchemeWords), so the first name is the last match. One search tells whether
+    there is any; the last is then looked for in a widening window at the end of
+    *back*, so that search costs what the leap gains."""
+    n = len(back)
+    any_one = pattern.search(back, n - size)
+    if any_one is None:
+        return size
+    width = 256
+    while True:
+        low = max(n - width, any_one.start())
+        last = None
+        for last in pattern.finditer(back, low):  # noqa: B007 - the last one is wanted
+            pass
+        if last is not None:
+            return n - last.end()
+        width *= 4

@@ -247,22 +247,36 @@ SEEN_MAX = 4096
 
 @cache
 def _scheme_words(schemes: frozenset[str]) -> SchemeWords:
-    # Searched in text encoded to ASCII with "?" for anything else, then lower-cased: the
-    # same length as the text, and only A-Z changed, so a letter there is a letter here.
-    # A literal word tree runs three times faster than a case-insensitive one.
-    # Loose: any name not glued to a letter, a superset of the words the dense
-    # prefilter gives (a word starts at a letter after a non-letter). Strict: not after
-    # a letter and one of "0-9+.-" either ("x-http:" is the word "x-http"); the same
-    # superset only where no run of scheme characters is 64 long (the prefilter's word
-    # is at most 64: in a longer run, it may start after any "-"). Dotted: a name
-    # after a dot, the only dotted words the colon rule takes ("e.g.http:", see
-    # rules.bare.at_colon). Angle: a "<" the prefilter's first branch could match,
-    # with the end of the text searched standing for the end of its window.
-    tree = word_tree(name for name in schemes if name.isascii())  # 3.1: others never match
+    # The leaps (scanner._Triggers._leap) look for the first place in a block where a
+    # name of *schemes* then ":" may stand, in the text encoded to ASCII with "?" for
+    # anything else and lower-cased: the same length as the text, and only A-Z
+    # changed, so a letter there is a letter here. The block is searched reversed: the
+    # patterns then start with the colon, so the engine skips to each colon at memchr
+    # speed and tries the names (reversed, a literal word tree) only there, several
+    # times faster than trying a name at every position.
+    # Loose: any name not glued to a letter (in the reversed text, not followed by
+    # one), a superset of the words the dense prefilter gives (a word starts at a
+    # letter after a non-letter). Strict: not after a letter and one of "0-9+-" either
+    # ("x-http:" is the word "x-http"), or after a dot (the only dotted words the colon
+    # rule takes are those ending in a name, "e.g.http:", see rules.bare.at_colon); the
+    # same superset only where no run of scheme characters is 64 long (the prefilter's
+    # word is at most 64: in a longer run, it may start after any "-"). Both leave out
+    # a colon the prefilter leaves out for what follows it (a stop character, or "//"
+    # and one); where the text searched ends too early to tell, they match. Quick: a
+    # superset of both, without the stop characters, that first asks for as many name
+    # characters as the shortest name has (the engine's cheapest test): it tells at
+    # once that a block holds none. Angle (not reversed): a "<" the prefilter's first
+    # branch could match, the end of the text searched standing for the end of its
+    # window.
+    ascii_names = [name for name in schemes if name.isascii()]  # 3.1: others never match
+    back = word_tree(name[::-1] for name in ascii_names)
+    shortest = min(map(len, ascii_names))
+    stop = r"[\x00-\x20\x7f<>\"{}|\\^`]"
+    before = rf":(?<!{stop}:)(?<!{stop}//:)"  # the colon first: the engine skips to it
     return SchemeWords(
-        re.compile(rf"(?<![a-z])(?:{tree}):".encode("ascii")),
-        re.compile(rf"(?<![a-z])(?<![a-z][0-9+.\-])(?:{tree}):".encode("ascii")),
-        re.compile(rf"\.(?:{tree}):".encode("ascii")),
+        re.compile(rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])".encode("ascii")),
+        re.compile(rf"{before}(?:{back})(?![a-z])".encode("ascii")),
+        re.compile(rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))".encode("ascii")),
         re.compile(
             rb"<(?=urn:|[ \t\r\n]{0,64}(?:url:[ \t\r\n]{0,64})?"
             rb"[a-z][a-z0-9+.\-]{0,63}:[^<>]*+(?:>|\Z))"
@@ -273,14 +287,29 @@ def _scheme_words(schemes: frozenset[str]) -> SchemeWords:
 class SchemeWords(NamedTuple):
     """Patterns for the scanner's leaps over dense text (:func:`_scheme_words`)."""
 
-    loose: re.Pattern[bytes]
-    strict: re.Pattern[bytes]
-    dotted: re.Pattern[bytes]
+    quick: re.Pattern[bytes]
+    """A superset of the next two (all three for the reversed text)."""
+    back_loose: re.Pattern[bytes]
+    """A name not glued to a letter."""
+    back_strict: re.Pattern[bytes]
+    """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
+    """A ``<`` that may open a candidate."""
 
 
-# A run of scheme characters too long for the strict pattern of _scheme_words.
-LONG_RUN = re.compile(rb"[a-z0-9+.\-]{64}")
+# A run of scheme characters too long for the strict pattern of _scheme_words, found
+# in lowered ASCII text with every scheme character mapped to "a", the rest to " ": a
+# plain substring search then, at memchr-like speed, where a regex tries every position.
+_RUNS = bytes(
+    ord("a") if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789+.-" else ord(" ")
+    for c in range(256)
+)
+_LONG_RUN = b"a" * 64
+
+
+def long_run(block: bytes, end: int) -> bool:
+    """Whether ``block[:end]`` (lowered ASCII) holds 64 scheme characters in a row."""
+    return block.translate(_RUNS).find(_LONG_RUN, 0, end) >= 0
 
 
 # Look-ahead the dense prefilter needs: it is not used within this distance of the
@@ -315,12 +344,15 @@ def _hyphen_gap(depth: int) -> regex.Pattern[str]:
 
 def quote_depth(buf: str, pos: int) -> int:
     """Number of mail quote markers (``>``) opening the line that holds ``pos``."""
-    lo = max(0, pos - LINE_LOOKBEHIND)
-    nl = buf.rfind("\n", lo, pos)
+    lo = pos - LINE_LOOKBEHIND
+    nl = buf.rfind("\n", lo if lo > 0 else 0, pos)
     if nl < 0 and lo > 0:
         return 0  # the line start is too far back to know
     m = _QUOTE_PREFIX.match(buf, nl + 1, pos)
-    return min(m.group().count(">"), _MAX_QUOTE_DEPTH) if m else 0
+    if m is None:
+        return 0
+    depth = buf.count(">", nl + 1, m.end())
+    return depth if depth < _MAX_QUOTE_DEPTH else _MAX_QUOTE_DEPTH
 
 
 def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:

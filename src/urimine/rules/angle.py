@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
 import regex
@@ -35,14 +34,12 @@ from urimine.urn import check_legacy_urn
 __all__ = ["Dismissed", "at_angle"]
 
 
-def _match(
-    full: re.Pattern[str], partial: regex.Pattern[str], buf: str, i: int, final: bool
-) -> re.Match[str] | regex.Match[str] | _PendingType | None:
-    """``full`` at ``i``; where it fails in an unfinished buffer, :data:`Pending` if more
-    text could still make ``partial`` (the same pattern) match."""
-    m = full.match(buf, i)
-    if m is not None or final:
-        return m
+def _unfinished(
+    partial: regex.Pattern[str], buf: str, i: int
+) -> regex.Match[str] | _PendingType | None:
+    """Where a pattern compiled by ``re`` failed at ``i`` in an unfinished buffer,
+    :data:`Pending` if more text could still make ``partial`` (the same pattern) match.
+    (The ``re`` match is written out at each use: hostile text fails it once per ``<``.)"""
     p = partial.match(buf, i, partial=True)
     return Pending if p is not None and p.partial else p
 
@@ -55,20 +52,25 @@ def at_angle(
     plain = _plain(cfg, buf, i)
     if plain is not None:
         return plain
-    head = _match(_LT_HEAD, _LT_HEAD_PARTIAL, buf, i, final)
+    head: re.Match[str] | regex.Match[str] | _PendingType | None = _LT_HEAD.match(buf, i)
+    if head is None and not final:
+        head = _unfinished(_LT_HEAD_PARTIAL, buf, i)
     if head is None or isinstance(head, _PendingType):
         return head
-    if "legacy-urn" in cfg.rules and buf[i + 1 : i + 5].lower() == "urn:":
-        legacy = _legacy_urn(buf, i, final)
+    scheme = head.group("scheme").lower()
+    if scheme == "urn" and head.start("scheme") == i + 1 and "legacy-urn" in cfg.rules:
+        legacy = _legacy_urn(buf, i, final)  # "<URN:" right after the bracket
         if legacy is not None:
             return legacy
     if "angle" not in cfg.rules and "url-prefix" not in cfg.rules:
         return None
-    m = _match(cfg.angle_line, cfg.angle_line_partial, buf, i, final)
-    if isinstance(m, _PendingType):
-        return Pending
+    m: re.Match[str] | regex.Match[str] | None = cfg.angle_line.match(buf, i)
+    if m is None and not final:
+        late = _unfinished(cfg.angle_line_partial, buf, i)
+        if isinstance(late, _PendingType):
+            return Pending
+        m = late
     depth = 0
-    scheme = head.group("scheme").lower()
     if m is None:
         depth = quote_depth(buf, i)
         if scheme not in cfg.schemes and (
@@ -78,12 +80,19 @@ def at_angle(
             # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
             # markers inside, nor without that shape. Skip the costly multi-line match:
             # nothing to report (not even a rejection, whose span would need it).
-            return _dismissed(cfg, scheme, i, head.end())
-        m = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
-        if m is None:
+            # When nothing else (URL:, white space) stands in the head and the colon
+            # rule cannot take the word either (colon_can_take, the scheme known
+            # unregistered), its colon needs no look: the scan goes on after it.
+            end = head.end()
+            if end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
+                return Dismissed(end)
             return None
-        if m.partial:
+        lines = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
+        if lines is None:
+            return None
+        if lines.partial:
             return Pending
+        m = lines
     found = _angle_candidate(cfg, m.group(1), i, m.end(), depth)
     return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
 
@@ -125,19 +134,15 @@ def _plain_uri(cfg: Config, text: str, scheme: str) -> tuple[str, str] | None:
     return uri, scheme
 
 
-@dataclass(frozen=True, slots=True)
 class Dismissed:
-    """Nothing at the ``<`` nor before ``resume``: the scan may go on from there."""
+    """Nothing at the ``<`` nor before ``resume``: the scan may go on from there. (A
+    plain class: hostile text makes one per ``<``, and a frozen dataclass is slow to
+    make.)"""
 
-    resume: int
+    __slots__ = ("resume",)
 
-
-def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
-    """After ``<td:`` was dismissed, its colon needs no look when the colon rule cannot
-    take the word either and nothing else (``URL:``, white space) stands in the head."""
-    if head_end == i + len(scheme) + 2 and not colon_can_take(cfg, scheme):
-        return Dismissed(head_end)
-    return None
+    def __init__(self, resume: int) -> None:
+        self.resume = resume
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
