@@ -262,16 +262,21 @@ _DENSE_PIECES = st.sampled_from(
 @given(
     st.lists(st.tuples(_DENSE_PIECES, st.integers(1, 120)), min_size=1, max_size=12),
     st.sampled_from([4, 64, 1024]),
+    st.sampled_from([256, 4096, 1 << 16]),
     st.integers(1, 5000),
 )
-def test_leaps_change_nothing(runs: list[tuple[str, int]], leap_min: int, cut: int) -> None:
+def test_leaps_change_nothing(
+    runs: list[tuple[str, int]], leap_min: int, span: int, cut: int
+) -> None:
     """Dense text gives the same hits and rejections with and without the leaps, for
-    any first block size and wherever a chunk ends."""
+    any first block size, dense stretch length (a leap to a stretch's end lengthens
+    it) and wherever a chunk ends."""
     text = "".join(piece * count for piece, count in runs)
     chunks = [text[:cut], text[cut:]]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_LEAP_MIN", leap_min)
         m.setattr(scanner_module, "_LEAP_SHORT", leap_min // 4)
+        m.setattr(scanner_module, "_DENSE_SPAN", span)
         leaping = scan(chunks, rejections=True)
         m.setattr(scanner_module._Triggers, "_leap", lambda self, pos: pos)
         stepping = scan(chunks, rejections=True)
@@ -362,3 +367,57 @@ def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None
             quick = words.quick.search(back)
             assert quick is not None and quick.start() <= len(block) - m.end()
     assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))
+
+
+# Pieces of markup, code and mail dense with "<" and ":": XML names (of unregistered
+# and registered prefixes), tags with attributes, unregistered schemes with and without
+# white space inside brackets, quoted lines, URL: prefixes, legacy URNs.
+_ANGLE_PIECES = st.sampled_from(
+    [
+        "<o:p>",
+        "</o:p>",
+        "<w:t/>",
+        "<xs:element>",
+        '<v:shape id="x" o:spt="75">',
+        "<sip:bob.example>",
+        "<mid:1>",
+        "<foo:bar/baz>",
+        "<foo:1>",
+        "<x:y z>",
+        "< o:p >",
+        "<o:p\n>",
+        "<URL:o:p>",
+        "<URL: http://a.example/>",
+        "<URN:ISBN:0-395-36341-1>",
+        "<td:l;\n> x\t\n> ",
+        "<http://b.example/ c>",
+        "<HTTP://C.example>",
+        "<a href=x:y>",
+        "if x<y: f() > 3",
+        "ab:",
+        "http://d.example ",
+        "\n",
+        " ",
+        "> ",
+        "<",
+        ">",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 40)), max_size=12))
+def test_dense_mode_changes_nothing(runs: list[tuple[str, int]]) -> None:
+    """The dense prefilter (and its leaps) give the same hits and rejections as the
+    sparse finders: it passes over only what no rule would report, not even as a
+    rejection. Dense mode here starts at the first fruitless trigger."""
+    text = "".join(piece * count for piece, count in runs)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_DENSE_MISSES", 1)
+        m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
+        m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
+        m.setattr(scanner_module, "_DENSE_FEW", 0)
+        dense = scan([text], rejections=True)
+        m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
+        sparse = scan([text], rejections=True)
+    assert dense == sparse

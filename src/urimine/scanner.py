@@ -404,10 +404,11 @@ class _Triggers:
     def _dense(self, pos: int) -> tuple[int, int]:
         """Within a dense stretch: ``(trigger, pos)``, or ``(-1, pos)`` when the stretch
         ended and the sparse finders go on from ``pos``."""
-        search, buf, end = self.dense.search, self.buf, self.dense_until + R.DENSE_LOOKAHEAD
+        search, buf = self.dense.search, self.buf
         schemes = self.schemes
         skipped = 0
         while True:
+            end = self.dense_until + R.DENSE_LOOKAHEAD  # (a leap may have moved it on)
             probe = pos + _DENSE_PROBE
             m = None
             start = pos
@@ -445,9 +446,11 @@ class _Triggers:
             if schemes is not None:
                 # The word the colon rule would look at (the match is word + ":"):
                 # one it cannot accept is passed over here, a tight loop instead
-                # of a trip through the rules ("ab:ab:ab:", long "h=from:to:").
+                # of a trip through the rules ("ab:ab:ab:", long "h=from:to:"). A
+                # dotted word it accepts only for a name after the last dot
+                # ("e.g.http:"; not "Main.java:").
                 word = m.group()[:-1].lower()
-                if word not in schemes and "." not in word:
+                if word not in schemes and word[word.rfind(".") + 1 :] not in schemes:
                     pos = m.end()
                     skipped += 1
                     if skipped >= self.patience and pos >= self.leap_from:

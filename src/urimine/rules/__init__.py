@@ -216,7 +216,9 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         run=_run_pattern(max_len),
         angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
-        dense=_dense_pattern(min(map(len, schemes)) <= 1 or "any-scheme" in chosen),
+        dense=_dense_pattern(
+            min(map(len, schemes)) <= 1 or "any-scheme" in chosen, frozenset(schemes)
+        ),
         scheme_words=_scheme_words(frozenset(schemes)),
     )
 
@@ -227,18 +229,38 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
 
 
 @cache
-def _dense_pattern(one_letter_schemes: bool) -> re.Pattern[str]:
+def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Pattern[str]:
     tail = "0" if one_letter_schemes else "1"
     # "<" only when a ">" can close it before the next "<" (or the window ends: the
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
-    # A 1993 URN may hold a raw "<", so "<URN:" always triggers. The word repeats are
-    # possessive: ":" is not in their class, so no shorter word could end at one, and
-    # a run of 70 letters before a colon is given up at once, not 63 times.
+    # Then, as the angle rule: a registered scheme, or else one run without inner
+    # white space that is not an XML name ("<o:p>", "<w:t/>": markup, dismissed; see
+    # rules.angle._angle_candidate). A 1993 URN may hold a raw "<", so "<URN:" always
+    # triggers. The word repeats are possessive: ":" is not in their class, so no
+    # shorter word could end at one, and a run of 70 letters before a colon is given up
+    # at once, not 63 times.
     return re.compile(
-        r"<(?=[Uu][Rr][Nn]:|[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
-        r"[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>]++(?:>|\Z))"
+        rf"<(?=[Uu][Rr][Nn]:|{_ANGLE_TAIL.format(names=_nocase_tree(schemes), a='A-Za-z')})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
+    )
+
+
+# What may follow "<" in an angle candidate (see _dense_pattern), for str.format: the
+# names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text).
+_ANGLE_TAIL = (
+    r"[ \t\r\n]{{0,64}}(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}})?"
+    r"(?:(?:{names}):[^<>]++(?:>|\Z)"
+    r"|(?![{a}_][{a}0-9_.\-]*:[{a}_][{a}0-9_.\-]*/?\s*>)"
+    r"[{a}][{a}0-9+.\-]{{0,63}}+:[^<>\s]*+\s*+(?:>|\Z))"
+)
+
+
+def _nocase_tree(names: Iterable[str]) -> str:
+    """A word tree of the ASCII *names* matching either case."""
+    return word_tree(
+        (name for name in names if name.isascii()),
+        lambda c: f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c),
     )
 
 
@@ -278,8 +300,9 @@ def _scheme_words(schemes: frozenset[str]) -> SchemeWords:
         re.compile(rf"{before}(?:{back})(?![a-z])".encode("ascii")),
         re.compile(rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))".encode("ascii")),
         re.compile(
-            rb"<(?=urn:|[ \t\r\n]{0,64}(?:url:[ \t\r\n]{0,64})?"
-            rb"[a-z][a-z0-9+.\-]{0,63}:[^<>]*+(?:>|\Z))"
+            rf"<(?=urn:|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})".encode(
+                "ascii"
+            )
         ),
     )
 

@@ -80,13 +80,7 @@ def at_angle(
             # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
             # markers inside, nor without that shape. Skip the costly multi-line match:
             # nothing to report (not even a rejection, whose span would need it).
-            # When nothing else (URL:, white space) stands in the head and the colon
-            # rule cannot take the word either (colon_can_take, the scheme known
-            # unregistered), its colon needs no look: the scan goes on after it.
-            end = head.end()
-            if end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
-                return Dismissed(end)
-            return None
+            return _dismissed(cfg, scheme, i, head.end())
         lines = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if lines is None:
             return None
@@ -94,7 +88,19 @@ def at_angle(
             return Pending
         m = lines
     found = _angle_candidate(cfg, m.group(1), i, m.end(), depth)
+    if found is None:
+        return _dismissed(cfg, scheme, i, head.end())
     return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
+
+
+def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
+    """For markup and code after ``<`` and an unregistered *scheme*: when nothing else
+    (``URL:``, white space) stands in the head and the colon rule cannot take the word
+    either (:func:`~urimine.rules.bare.colon_can_take`, the scheme known unregistered),
+    its colon needs no look: the scan goes on after it."""
+    if head_end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
+        return Dismissed(head_end)
+    return None
 
 
 # "<" scheme ":" then one run without whitespace or brackets, then ">": one line, no
@@ -174,12 +180,15 @@ def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | Non
     return Candidate(i, m.end(), "legacy-urn", text, "urn-legacy", "urn")
 
 
-def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int) -> Candidate:
-    """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate."""
-    early = _unknown_scheme_with_spaces(cfg, content)
-    if early:
+def _angle_candidate(
+    cfg: Config, content: str, start: int, end: int, depth: int
+) -> Candidate | None:
+    """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate.
+    None: markup or code, not a candidate at all (and so no rejection to report, which
+    lets the scanner's dense prefilter pass over such text in C)."""
+    if _unknown_scheme_with_spaces(cfg, content):
         # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
-        return Candidate(start, end, "angle", reason=Reason.UNKNOWN_SCHEME, consume=False)
+        return None
     if depth:
         content = _marker_strip(depth).sub("\n", content)
     spaced = _WS.search(content) is not None
@@ -202,7 +211,7 @@ def _angle_candidate(cfg: Config, content: str, start: int, end: int, depth: int
     scheme = head.group(1).lower()
     if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
         # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
-        return Candidate(start, end, context, uri, reason=Reason.NOT_A_URI, consume=False)
+        return None
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
