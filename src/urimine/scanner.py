@@ -46,6 +46,8 @@ _MIN_BATCH = 1 << 16
 _SLICE = 1 << 20
 
 _WHITESPACE = re.compile(r"\s")
+_COLON_SEARCH = R.COLON_TRIGGER.search
+_LT_SEARCH = R.LT_TRIGGER.search
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
@@ -391,12 +393,22 @@ class _Triggers:
             found, pos = self._dense(pos)
             if found >= 0:
                 return found
+        # _find written out for its common case (a trigger found before the limit):
+        # this runs once per trigger.
         colon = self.next_colon
         if 0 <= colon < pos:
-            colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
+            m = _COLON_SEARCH(self.buf, pos) if pos < self.limit else None
+            if m is not None and m.start() < self.limit:
+                colon = self.next_colon = m.start()
+            else:
+                colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
         lt = self.next_lt
         if 0 <= lt < pos:
-            lt = self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
+            m = _LT_SEARCH(self.buf, pos) if pos < self.limit else None
+            if m is not None and m.start() < self.limit:
+                lt = self.next_lt = m.start()
+            else:
+                lt = self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
         if lt < 0 or 0 <= colon < lt:
             return colon
         return lt

@@ -250,6 +250,7 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
 # names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text).
 _ANGLE_TAIL = (
     r"[ \t\r\n]{{0,64}}(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}})?"
+    r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]++(?:>|\Z))"  # first what all need, once
     r"(?:(?:{names}):[^<>]++(?:>|\Z)"
     r"|(?![{a}_][{a}0-9_.\-]*:[{a}_][{a}0-9_.\-]*/?\s*>)"
     r"[{a}][{a}0-9+.\-]{{0,63}}+:[^<>\s]*+\s*+(?:>|\Z))"

@@ -49,9 +49,11 @@ def at_angle(
 ) -> Candidate | Shortcut | Dismissed | _PendingType | None:
     """The rules at the ``<`` at ``i``: a :data:`~urimine.rules.Shortcut` for the common case, else
     a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
-    plain = _plain(cfg, buf, i)
+    plain = _PLAIN.match(buf, i)
     if plain is not None:
-        return plain
+        short = _plain(cfg, plain, i)
+        if short is not None:
+            return short
     head: re.Match[str] | regex.Match[str] | _PendingType | None = _LT_HEAD.match(buf, i)
     if head is None and not final:
         head = _unfinished(_LT_HEAD_PARTIAL, buf, i)
@@ -110,14 +112,12 @@ _PLAIN = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{0,63}):[^<>\s]+>")
 _SEEN_LEN = 256  # longer texts are decided afresh, so the memo stays small
 
 
-def _plain(cfg: Config, buf: str, i: int) -> Shortcut | None:
-    """The common case, ``<scheme:...>`` on one line, a registered scheme right after
-    the ``<`` and no whitespace: validate it, in one match. None: the general path
-    decides (tests/test_fast_paths.py checks that the answers agree). Not for "urn",
-    whose 1993 form the legacy rule looks at first, nor "url" (the ``URL:`` prefix)."""
-    m = _PLAIN.match(buf, i)
-    if m is None:
-        return None
+def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | None:
+    """The common case, ``<scheme:...>`` on one line (*m*, a :data:`_PLAIN` match at
+    ``i``), a registered scheme right after the ``<`` and no whitespace: validate it, in
+    one match. None: the general path decides (tests/test_fast_paths.py checks that the
+    answers agree). Not for "urn", whose 1993 form the legacy rule looks at first, nor
+    "url" (the ``URL:`` prefix)."""
     text = m.group()
     if text in cfg.seen:
         found = cfg.seen[text]
