@@ -15,12 +15,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urimine.errors import ConfigError, SourceError
-from urimine.sources import open_units
+from urimine.sources import compress, open_units
 from urimine.sources.text import decode_blocks
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
 NUMBERED = "".join(f"line {i}: http://example.org/{i * i}\n" for i in range(150))
 PLAIN = "See <http://example.org/plain> and ftp://ftp.example.net/pub/file.txt here.\n"
+
+
+@pytest.fixture(autouse=True, params=["zlib", "isal"])
+def inflater(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test with the stdlib's zlib and with isal's (the ``isal`` extra), which
+    inflates gzip where installed: the two must read and fail alike."""
+    if request.param == "isal":
+        module = pytest.importorskip("isal.isal_zlib")
+    else:
+        import zlib as module
+    monkeypatch.setattr(compress, "_GZIP", module)
+    return str(request.param)
 
 
 def read_all(path: str | Path, **kw: object) -> list[tuple[str, str | None]]:

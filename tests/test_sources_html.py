@@ -10,7 +10,6 @@ import pytest
 from urimine.sources.html import (
     _BLOCK_NAMES,
     _nocase,
-    _sub_links,
     _unescape,
     absolutize,
     html_to_text,
@@ -107,13 +106,16 @@ def test_block_tag_names_match_as_with_ignorecase() -> None:
     assert html_to_text("a<\u017fection>b<D\u0130V>c<BR/>d", None) == "a\nb\nc\nd"
 
 
-def test_link_attribute_far_from_its_tag_name_falls_back_to_the_bounded_pattern() -> None:
+def test_a_link_attribute_far_from_its_tag_name_is_found() -> None:
     padding = " ".join(f'data-{i}="{"x" * 5000}"' for i in range(2))
     doc = f'<a href="http://near.example/">n</a><a {padding} href="http://far.example/">f</a>'
-    assert _sub_links(doc, lambda m: "") is None
-    # As before: the far attribute is past the look-ahead's reach, so that tag is an
-    # ordinary one (removed), while the near link still comes out.
-    assert html_to_text(doc, None) == "\n<http://near.example/>\nnf"
+    assert html_to_text(doc, None) == "\n<http://near.example/>\nn\n<http://far.example/>\nf"
+
+
+def test_href_in_the_text_after_a_tag_is_text() -> None:
+    # The look-ahead for a link attribute ends with its tag: "href=" in the text
+    # after it makes no link, and the tag goes as any other tag.
+    assert html_to_text("<td class=x>href=y</td><b id=1>src=z", None) == "\nhref=y\nsrc=z"
 
 
 @pytest.mark.parametrize(

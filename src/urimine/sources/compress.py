@@ -51,7 +51,7 @@ class _Member:
         self.leftover = b""
         self._obj: Any
         if kind == "gzip":
-            self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            self._obj = _GZIP.decompressobj(16 + _GZIP.MAX_WBITS)
         elif kind == "bzip2":
             self._obj = bz2.BZ2Decompressor()
         elif kind == "xz":
@@ -90,6 +90,21 @@ class _Member:
         self.leftover = b""
 
 
+def _gzip_module() -> Any:
+    """isal's zlib (ISA-L, the ``isal`` extra) where installed: the same interface and
+    twice the stdlib's speed at inflating, the largest single cost of reading
+    gzipped mail; else the stdlib's."""
+    try:
+        from isal import isal_zlib
+    except ImportError:
+        return zlib
+    return isal_zlib
+
+
+_GZIP: Any = _gzip_module()
+"""The zlib-like module that inflates gzip members (see :func:`_gzip_module`)."""
+
+
 def _zstd_module() -> Any:
     """Import zstandard lazily: it is an optional extra."""
     try:
@@ -111,7 +126,8 @@ def _is_corruption(exc: Exception) -> bool:
     """Whether *exc* is a decompressor's complaint about its input."""
     if isinstance(exc, (zlib.error, OSError, EOFError, lzma.LZMAError, ValueError)):
         return True
-    return type(exc).__name__ == "ZstdError"  # zstandard's error has no stdlib base
+    # zstandard's and isal's errors have no stdlib base.
+    return type(exc).__name__ in ("ZstdError", "IsalError")
 
 
 def _stream(kind: str, raw: Iterator[bytes]) -> Iterator[bytes]:

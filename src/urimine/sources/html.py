@@ -42,20 +42,19 @@ _DROP = re.compile(
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
 _LINK_ATTR = r"(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*="
-_LINK_TAG = re.compile(rf"<([A-Za-z][A-Za-z0-9:-]*)(?=\s[^<]{{0,{_N}}}?{_LINK_ATTR})({_IN_TAG})>")
-"""A start tag that has an ``href`` or ``src`` attribute (case-insensitive)."""
 _NOT_LINK_ATTR = r"(?:[hH](?![rR][eE][fF]\s*=)|[sS](?![rR][cC]\s*=))"
-_FAST_LINK_TAG = re.compile(
+_LINK_TAG = re.compile(
     rf"<([A-Za-z][A-Za-z0-9:-]*+)"
-    rf"(?=\s([^<hHsS]*+(?:{_NOT_LINK_ATTR}[^<hHsS]*+)*+){_LINK_ATTR})({_IN_TAG})>"
+    rf"""(?=\s(?:[^<>"'hHsS]++|"[^"<]*+"|'[^'<]*+'|{_NOT_LINK_ATTR})*+{_LINK_ATTR})"""
+    rf"({_IN_TAG})>"
 )
-""":data:`_LINK_TAG` with a faster, unbounded look-ahead; group 2 is what it skipped.
+"""A start tag with an ``href`` or ``src`` attribute (case-insensitive).
 
-The lazy ``[^<]{0,N}?`` of :data:`_LINK_TAG` tries the attribute pattern at every
-character; here possessive runs skip everything but ``<``, ``h`` and ``s``, and an
-``h``/``s`` that does not start the attribute. Both stop at the first ``href=`` or
-``src=`` before the next ``<``, so they match the same tags as long as that is
-within ``N`` characters of the tag name, which :func:`_sub_links` checks.
+The look-ahead walks the tag only, as :data:`_IN_TAG` does (a quoted value is passed
+over whole): possessive runs skip everything but quotes, ``h`` and ``s``, and an
+``h``/``s`` that does not start the attribute, and stop at ``>`` and at ``<`` (so each
+``<`` costs at most the way to the next one, whatever the text). A tag it passes over
+goes to the later passes, which remove it as :func:`html_to_text`'s callback would.
 """
 _BLOCK_WORDS = (
     "address article aside blockquote br caption dd div dl dt fieldset figcaption figure footer "
@@ -213,7 +212,7 @@ def html_to_text(html: str, base: str | None) -> str:
     cached = base is None or len(base) <= _CACHED_ATTRS  # base is part of the cache key
 
     def link(match: re.Match[str]) -> str:
-        attrs = match[match.re.groups]  # the last group
+        attrs = match[2]
         if cached and len(attrs) <= _CACHED_ATTRS:
             found = _link_insert(attrs, base)
         else:
@@ -223,31 +222,9 @@ def html_to_text(html: str, base: str | None) -> str:
         uris.append(found)
         return f"{_MARK}{len(uris) - 1}{_MARK}"
 
-    text = _DROP.sub("", html)
-    linked = _sub_links(text, link)
-    if linked is None:
-        uris.clear()
-        linked = _LINK_TAG.sub(link, text)
+    linked = _LINK_TAG.sub(link, _DROP.sub("", html))
     text = _ANY_TAG.sub("", _BLOCK_TAG.sub("\n", linked))
     return _put_links(text, uris) if uris else _unescape(text)
-
-
-def _sub_links(text: str, link: Callable[[re.Match[str]], str]) -> str | None:
-    """``_LINK_TAG.sub(link, text)`` done with :data:`_FAST_LINK_TAG`, or None if not exact.
-
-    None means some link attribute stood more than ``N`` characters from its tag
-    name, where the two patterns part ways: the caller then starts again with
-    :data:`_LINK_TAG`. Group 2 (the skipped text) is measured, not copied out.
-    """
-    exact = True
-
-    def fast_link(match: re.Match[str]) -> str:
-        nonlocal exact
-        exact = exact and match.end(2) - match.start(2) <= _N
-        return link(match) if exact else ""
-
-    text = _FAST_LINK_TAG.sub(fast_link, text)
-    return text if exact else None
 
 
 def _put_links(text: str, uris: list[str]) -> str:
