@@ -138,6 +138,11 @@ QUOTED_TABLE = (
     b"> 19602.8\t\n>\t\n>\t\n>\t\n>\t\n>\t\n>\t\n> \n>\t\n> of hops \tTx t"
 )
 
+WORD_XML = (
+    b'<w:p w:rsidR="00A77B3E"><w:pPr><w:spacing w:after="0"/></w:pPr>'
+    b"<w:r><w:t>text</w:t></w:r></w:p>\n"
+)
+
 PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "no-space-line": (
         "one line without spaces or newlines (URI characters)",
@@ -161,6 +166,14 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "long-words": (
         "70 letters then `:`, repeated (words too long for a scheme)",
         lambda n: _fill(b"a" * 70 + b":", n),
+    ),
+    "dotted-words": (
+        "`e.g.ab:e.g.ab:…` one run (dotted words whose last part is no scheme)",
+        lambda n: _fill(b"e.g.ab:", n),
+    ),
+    "xml-markup": (
+        "a paragraph of a Word document's XML (`<w:p …><w:r><w:t>`), repeated",
+        lambda n: _fill(WORD_XML, n),
     ),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),

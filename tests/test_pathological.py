@@ -21,6 +21,13 @@ ORDINARY_LINE = (
 )
 
 
+# A paragraph of a Word document's XML (document.xml): every tag a prefixed name.
+WORD_XML = (
+    '<w:p w:rsidR="00A77B3E"><w:pPr><w:spacing w:after="0"/></w:pPr>'
+    "<w:r><w:t>text</w:t></w:r></w:p>\n"
+)
+
+
 def _scan_time(text: str) -> float:
     best = float("inf")
     for _ in range(3):
@@ -55,6 +62,9 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "words with a dotted word now and then": lambda n: _fill("ab:" * 30 + "a.b:", n),
     "words with a URI now and then": lambda n: _fill("ab:" * 30 + "tel:1 ", n),
     "long words before colons": lambda n: _fill("a" * 70 + ":", n),
+    "dotted words": lambda n: _fill("e.g.ab:", n),
+    "Word XML": lambda n: _fill(WORD_XML, n),
+    "XML tags back to back": lambda n: _fill("<w:p>", n),
     "colons": lambda n: ":" * n,
     "http:// repeated": lambda n: "http://" * (n // 7),
     "http:// and space repeated": lambda n: "http:// " * (n // 8),
