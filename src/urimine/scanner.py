@@ -177,6 +177,7 @@ class Scanner:
         base = self._base
         floor = max(self._floor - base, 0)
         want_rejections = self._want_rejections
+        next_trigger, miss = finder.next, finder.miss
         while True:
             if self._skip_to_space:
                 m = _WHITESPACE.search(buf, pos)
@@ -185,7 +186,7 @@ class Scanner:
                     break
                 self._skip_to_space = False
                 pos = m.start()
-            i = finder.next(pos)
+            i = next_trigger(pos)
             if i < 0:
                 pos = n
                 break
@@ -196,7 +197,7 @@ class Scanner:
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
                 if isinstance(res, Dismissed):
-                    finder.miss(i)
+                    miss(i)
                     pos = res.resume
                     continue
             else:
@@ -235,7 +236,7 @@ class Scanner:
                 self._floor = base + pos
                 continue
             if res is None:
-                finder.miss(i)
+                miss(i)
                 pos = i + 1
                 continue
             if res is Pending:
@@ -249,7 +250,7 @@ class Scanner:
                 if want_rejections:
                     out.append(self._rejection(buf, res))
                 if not res.consume:
-                    finder.miss(i)
+                    miss(i)
                     pos = res.resume or i + 1
                     continue
                 if res.too_long:
