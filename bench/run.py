@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -56,6 +57,7 @@ TOOL_LABEL = {
     "urimine": "urimine `finditer`",
     "urimine-extract": "urimine `extract` (dedup)",
     "urimine-mail": "urimine pipeline (mbox + MIME)",
+    "urimine-mail-zlib": "urimine pipeline, stdlib zlib",
     "linkify": "linkify-it-py",
     "urlextract": "urlextract",
     "ural": "ural",
@@ -64,6 +66,7 @@ DIST = {
     "urimine": "urimine",
     "urimine-extract": "urimine",
     "urimine-mail": "urimine",
+    "urimine-mail-zlib": "urimine",
     "linkify": "linkify-it-py",
     "urlextract": "urlextract",
     "ural": "ural",
@@ -292,9 +295,15 @@ def child(spec: dict) -> dict:
     """Run one measurement in this (fresh) process and return its numbers."""
     import resource
 
+    inflater = None
     try:
         t0 = time.process_time()
-        if spec["tool"] == "urimine-mail":
+        if spec["tool"].startswith("urimine-mail"):
+            from urimine.sources import compress
+
+            if spec["tool"] == "urimine-mail-zlib":  # as without the isal extra
+                compress._GZIP = zlib
+            inflater = "isal" if compress._GZIP is not zlib else "stdlib zlib"
             mail_run = _mail_runner()
             with tempfile.TemporaryDirectory() as tmp:
                 warm = Path(tmp, "warm.mbox")
@@ -333,6 +342,7 @@ def child(spec: dict) -> dict:
         "startup": startup,
         "peak_mib": peak_kib / 1024,
         "delta_mib": (peak_kib - before_kib) / 1024 if reset else None,
+        **({"inflater": inflater} if inflater else {}),
     }
 
 
@@ -398,16 +408,16 @@ def run_tools(args: argparse.Namespace, log: Callable[[str], None]) -> list[dict
             cap = args.caps.get(tool)
             specs = []
             if corpus == "mail" and tool == "urimine":
-                specs.append({"tool": "urimine-mail", "corpus": "mail", "bytes": mail_bytes})
+                for pipeline in ("urimine-mail", "urimine-mail-zlib"):
+                    specs.append({"tool": pipeline, "corpus": "mail", "bytes": mail_bytes})
             specs.append({"tool": tool, "corpus": corpus, "cap": cap})
             for spec in specs:
                 res = measure(spec, args.repeat, args.timeout, log)
                 res.update(corpus=corpus, tool=spec["tool"], cap=cap)
-                res["mode"] = (
-                    "files → MIME → text"
-                    if spec["tool"] == "urimine-mail"
-                    else ("raw mbox text, no MIME" if corpus == "mail" else "decoded text")
-                )
+                if spec["tool"].startswith("urimine-mail"):
+                    res["mode"] = f"files → MIME → text (gzip: {res.get('inflater', '?')})"
+                else:
+                    res["mode"] = "raw mbox text, no MIME" if corpus == "mail" else "decoded text"
                 rows.append(res)
     return rows
 
@@ -693,19 +703,23 @@ def table_targets(rows: list[dict], scale: dict | None, patho: list[dict] | None
     if scale:
         lines += _target_scale(scale)
     if patho:
-        rated = [r for r in patho if "ratio" in r]
-        worst = max(rated, key=lambda r: r["ratio"], default=None)
-        silent = max((r for r in rated if not r["hits"]), key=lambda r: r["ratio"], default=None)
+        rated = [r for r in patho if "ratio" in r and not r["name"].startswith("ordinary")]
         bad = [r for r in patho if r["status"] != "ok"]
-        if worst:
-            ok = worst["ratio"] <= TARGET_PATHO_RATIO and not bad
-            also = ""
-            if silent is not None and silent is not worst:
-                also = f"; of the inputs without hits: {silent['name']} {silent['ratio']:.1f}×"
+        failed = f" (+ {len(bad)} failed)" if bad else ""
+        silent = max((r for r in rated if not r["hits"]), key=lambda r: r["ratio"], default=None)
+        if silent is not None:
             lines.append(
-                f"| no input > {TARGET_PATHO_RATIO:.0f}× slower per byte than ordinary text "
-                f"| worst: {worst['name']} {worst['ratio']:.1f}×{also}"
-                f"{' (+ ' + str(len(bad)) + ' failed)' if bad else ''} | {_check(ok)} |"
+                f"| no input without hits > {TARGET_PATHO_RATIO:.0f}× slower per byte than "
+                f"ordinary text | worst: {silent['name']} {silent['ratio']:.1f}×{failed} "
+                f"| {_check(silent['ratio'] <= TARGET_PATHO_RATIO and not bad)} |"
+            )
+        # An input of nothing but hits costs what its output costs: one Python object per
+        # hit at least, which at one hit every few bytes is beyond the bound by itself.
+        for r in (r for r in rated if r["hits"]):
+            lines.append(
+                f"| the same for an input of nothing but hits ({r['name']}) "
+                f"| {r['ratio']:.0f}× ({r['cpu'] / r['hits'] * 1e6:.1f} µs per hit) "
+                f"| {_check(r['ratio'] <= TARGET_PATHO_RATIO)} |"
             )
     return lines
 

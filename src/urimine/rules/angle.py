@@ -82,11 +82,7 @@ def at_angle(
             # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
             # markers inside, nor without that shape. Skip the costly multi-line match:
             # nothing to report (not even a rejection, whose span would need it).
-            # (_dismissed written out: quoted mail text meets this once per "<".)
-            end = head.end()
-            if end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
-                return Dismissed(end)
-            return None
+            return _dismissed(cfg, scheme, i, head.end())
         lines = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if lines is None:
             return None
