@@ -283,6 +283,20 @@ def test_leaps_change_nothing(
     assert leaping == stepping
 
 
+def test_a_leap_block_ending_inside_an_angle_candidate_stops_before_it() -> None:
+    """Wherever a leap's block ends in ``<td:l;`` (a candidate over two lines), the leap
+    stops before the ``<``: the end of a block stands for more text (a fuzz run found a
+    block ending right after ``<td:`` leapt over)."""
+    text = "ab:" * 40 + "<td:l;\n> x\t\n> " + "ab:" * 40
+    lt = text.index("<")
+    cfg = Scanner()._cfg
+    for stop in range(lt + 1, lt + 8):
+        finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+        finder.dense_until = len(text)
+        finder.stride = stop - 3
+        assert finder._leap(3) <= lt, stop
+
+
 def test_leaps_are_taken() -> None:
     """Guard for the test above: a run of unregistered words is leapt over, and a
     registered name within it still gives its URI."""

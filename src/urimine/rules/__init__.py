@@ -247,11 +247,13 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
 
 
 # What may follow "<" in an angle candidate (see _dense_pattern), for str.format: the
-# names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text).
+# names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text). The end
+# of the text searched (\Z) stands for more text anywhere after the scheme's colon:
+# the searches end short of the text (a window, a leap's block), and must then match.
 _ANGLE_TAIL = (
     r"[ \t\r\n]{{0,64}}(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}})?"
-    r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]++(?:>|\Z))"  # first what all need, once
-    r"(?:(?:{names}):[^<>]++(?:>|\Z)"
+    r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:(?:[^<>]++(?:>|\Z)|\Z))"  # first what all need, once
+    r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
     r"|(?![{a}_][{a}0-9_.\-]*:[{a}_][{a}0-9_.\-]*/?\s*>)"
     r"[{a}][{a}0-9+.\-]{{0,63}}+:[^<>\s]*+\s*+(?:>|\Z))"
 )
