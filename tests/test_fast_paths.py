@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from helpers import scan
@@ -403,6 +403,7 @@ _ANGLE_PIECES = st.sampled_from(
         "<URL:o:p>",
         "<URL: http://a.example/>",
         "<URN:ISBN:0-395-36341-1>",
+        "urn://<",
         "<td:l;\n> x\t\n> ",
         "<http://b.example/ c>",
         "<HTTP://C.example>",
@@ -421,6 +422,8 @@ _ANGLE_PIECES = st.sampled_from(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 40)), max_size=12))
+@example([("<xs:element>", 9), ("<URL: http://a.example/>", 7)])  # a leap's "<" cut short
+@example([("ab:", 40), ("urn://<", 3)])  # a rejection the prefilter passed over
 def test_dense_mode_changes_nothing(runs: list[tuple[str, int]]) -> None:
     """The dense prefilter (and its leaps) give the same hits and rejections as the
     sparse finders: it passes over only what no rule would report, not even as a

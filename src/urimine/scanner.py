@@ -513,8 +513,11 @@ class _Triggers:
             if self.strict and R.long_run(block, first):
                 first = _first_alarm(back, size, words.back_loose)  # a long run before it
         if b"<" in block:
-            alarm = words.angle.search(block, 0, first)
-            if alarm:
+            # A "<" needs what follows it (up to the scheme's colon, a look-ahead's
+            # length), not cut at the block's end: searched in the text beyond it.
+            ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
+            alarm = words.angle.search(ahead)
+            if alarm and alarm.start() < first:
                 first = alarm.start()
         if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1

@@ -339,8 +339,10 @@ def long_run(block: bytes, end: int) -> bool:
 
 
 # Look-ahead the dense prefilter needs: it is not used within this distance of the
-# end of an unfinished buffer.
-DENSE_LOOKAHEAD = 160
+# end of an unfinished buffer. The longest text its "<" branch reads before the
+# scheme's colon: "<", 64 white space, "URL:", 64 more, a 64-character scheme, ":"
+# (after the colon, the end of the text searched matches).
+DENSE_LOOKAHEAD = 256
 
 
 @cache

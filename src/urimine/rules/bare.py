@@ -113,6 +113,10 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
         return None if final else Pending
     if _STOP_CHAR.match(buf, i + 1):
         return None  # "Note: ", "http:" at a line end: nothing follows the colon
+    if buf.startswith("//", i + 1) and _STOP_CHAR.match(buf, i + 3):
+        # "http:// ", "urn://<": nothing after the slashes either, for every scheme (as
+        # the scanner's dense prefilter, which passes over such colons, has it).
+        return None
     if not registered and "any-scheme" not in cfg.rules:
         # "e.g.http://x": the registered scheme is the tail after the last dot.
         cut = scheme.rfind(".")
