@@ -196,9 +196,9 @@ class Scanner:
             res: Candidate | Shortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
                 res = at_angle(cfg, buf, i, final)
-                if isinstance(res, Dismissed):
+                if type(res) is int:  # Dismissed: go on from there
                     miss(i)
-                    pos = res.resume
+                    pos = res
                     continue
             else:
                 res = at_colon(cfg, buf, i, floor, final)

@@ -33,6 +33,11 @@ from urimine.urn import check_legacy_urn
 
 __all__ = ["Dismissed", "at_angle"]
 
+Dismissed = int
+"""What :func:`at_angle` returns when nothing starts at the ``<`` nor before that index:
+the scan may go on from there. (A bare index: hostile text makes one per ``<``, and an
+object would cost more than the rest of the decision.)"""
+
 
 def _unfinished(
     partial: regex.Pattern[str], buf: str, i: int
@@ -59,7 +64,7 @@ def at_angle(
         head = _unfinished(_LT_HEAD_PARTIAL, buf, i)
     if head is None or isinstance(head, _PendingType):
         return head
-    scheme = head.group("scheme").lower()
+    scheme = head.group(1).lower()  # (group 1 is the scheme)
     if scheme == "urn" and head.start("scheme") == i + 1 and "legacy-urn" in cfg.rules:
         legacy = _legacy_urn(buf, i, final)  # "<URN:" right after the bracket
         if legacy is not None:
@@ -101,7 +106,7 @@ def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | N
     either (:func:`~urimine.rules.bare.colon_can_take`, the scheme known unregistered),
     its colon needs no look: the scan goes on after it."""
     if head_end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
-        return Dismissed(head_end)
+        return head_end
     return None
 
 
@@ -138,17 +143,6 @@ def _plain_uri(cfg: Config, text: str, scheme: str) -> tuple[str, str] | None:
     if _validate(cfg, uri, scheme, bare=False) is not None:
         return None
     return uri, scheme
-
-
-class Dismissed:
-    """Nothing at the ``<`` nor before ``resume``: the scan may go on from there. (A
-    plain class: hostile text makes one per ``<``, and a frozen dataclass is slow to
-    make.)"""
-
-    __slots__ = ("resume",)
-
-    def __init__(self, resume: int) -> None:
-        self.resume = resume
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
