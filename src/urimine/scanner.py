@@ -339,8 +339,6 @@ class _Triggers:
 
     __slots__ = (
         "buf",
-        "colon_misses",
-        "colon_window",
         "dense",
         "dense_until",
         "leap_from",
@@ -379,10 +377,9 @@ class _Triggers:
         self.dense_until = -1
         self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
         self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
-        self.misses = 0
-        self.window = pos
-        self.colon_misses = 0
-        self.colon_window = pos
+        self.misses = [0, 0]
+        """Fruitless ``<`` and ``:`` since their window started (see :meth:`miss`)."""
+        self.window = [pos, pos]
 
     def _find(self, pattern: re.Pattern[str], char: str, pos: int) -> int:
         if pos < self.limit:
@@ -540,21 +537,15 @@ class _Triggers:
         """Note a trigger that gave nothing; switch to the prefilter when they crowd.
         Colons and ``<`` are counted apart: fruitless colons are what the prefilter
         and the leaps pass over in C, so they switch at a wider spacing."""
-        if self.buf[i] == ":":
-            self.colon_misses += 1
-            if self.colon_misses >= _DENSE_MISSES:
-                if i - self.colon_window < _DENSE_MISSES * _COLON_GAP and self.dense_until < 0:
-                    self.dense_until = min(i + _DENSE_SPAN, self.limit)
-                self.colon_misses = 0
-                self.colon_window = i
-            return
-        self.misses += 1
-        if self.misses >= _DENSE_MISSES:
-            if i - self.window < _DENSE_MISSES * _DENSE_GAP and self.dense_until < 0:
+        colon = self.buf[i] == ":"  # the counters' index: 0 for "<", 1 for ":"
+        misses = self.misses
+        misses[colon] += 1
+        if misses[colon] >= _DENSE_MISSES:
+            gap = _COLON_GAP if colon else _DENSE_GAP
+            if i - self.window[colon] < _DENSE_MISSES * gap and self.dense_until < 0:
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
-            self.misses = 0
-            self.window = i
-
+            misses[colon] = 0
+            self.window[colon] = i
 
 def _first_alarm(back: bytes, size: int, pattern: re.Pattern[bytes]) -> int:
     """Where the first name *pattern* finds in the first *size* bytes of a block starts,
