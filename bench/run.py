@@ -186,6 +186,16 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         lambda n: _fill(QUOTED_TABLE, n),
     ),
     "nul-bytes": ("NUL bytes", lambda n: b"\0" * n),
+    "url-list": (
+        "one URL per line, all distinct (`https://wN.example.org/a/N/index.html?q=N`)",
+        lambda n: _fill(
+            b"".join(
+                b"https://w%d.example.org/a/%d/index.html?q=%d\n" % (i % 97, i, i)
+                for i in range(n // 40 + 1)
+            ),
+            n,
+        ),
+    ),
     "uri-dense": (
         "`tel:1 tel:1 …`: nothing but URIs, one every 6 bytes (each is a hit to report)",
         lambda n: _fill(b"tel:1 ", n),
