@@ -547,6 +547,7 @@ class _Triggers:
             misses[colon] = 0
             self.window[colon] = i
 
+
 def _first_alarm(back: bytes, size: int, pattern: re.Pattern[bytes]) -> int:
     """Where the first name *pattern* finds in the first *size* bytes of a block starts,
     or *size*; *back* is the block reversed (*pattern* is for reversed text, see
