@@ -178,6 +178,12 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "a paragraph of a Word document's XML (`<w:p …><w:r><w:t>`), repeated",
         lambda n: _fill(WORD_XML, n),
     ),
+    "xml-tags": ("`<td:x><td:x>…` XML tags back to back", lambda n: _fill(b"<td:x>", n)),
+    "digit-colons": ("`1:1:1:…` one run (a colon after every digit)", lambda n: _fill(b"1:", n)),
+    "rejected-uris": (
+        "`http:x http:x …`: a registered scheme without the `//` it needs (each a rejection)",
+        lambda n: _fill(b"http:x ", n),
+    ),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),
     "long-url": ("`http://x/` then one path of `a` (longer than max length)", _long_url),

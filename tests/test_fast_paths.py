@@ -24,6 +24,7 @@ from urimine import rules as rules_module
 from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
 from urimine.rules import angle, bare
+from urimine.schemes import AUTHORITY_SCHEMES
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpora"
@@ -248,6 +249,9 @@ _DENSE_PIECES = st.sampled_from(
         ":",
         "//",
         "ab://",
+        "http:x ",
+        "x-https:y",
+        "ftp:",
         "a" * 70 + ":",
         "<http://",
         "http://<",
@@ -265,21 +269,23 @@ _DENSE_PIECES = st.sampled_from(
     st.sampled_from([256, 4096, 1 << 16]),
     st.integers(1, 5000),
 )
+@pytest.mark.parametrize("rejections", [True, False])
 def test_leaps_change_nothing(
-    runs: list[tuple[str, int]], leap_min: int, span: int, cut: int
+    rejections: bool, runs: list[tuple[str, int]], leap_min: int, span: int, cut: int
 ) -> None:
     """Dense text gives the same hits and rejections with and without the leaps, for
     any first block size, dense stretch length (a leap to a stretch's end lengthens
-    it) and wherever a chunk ends."""
+    it) and wherever a chunk ends; and the same hits for a scanner of hits only, which
+    passes over more."""
     text = "".join(piece * count for piece, count in runs)
     chunks = [text[:cut], text[cut:]]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_LEAP_MIN", leap_min)
         m.setattr(scanner_module, "_LEAP_SHORT", leap_min // 4)
         m.setattr(scanner_module, "_DENSE_SPAN", span)
-        leaping = scan(chunks, rejections=True)
+        leaping = scan(chunks, rejections=rejections)
         m.setattr(scanner_module._Triggers, "_leap", lambda self, pos: pos)
-        stepping = scan(chunks, rejections=True)
+        stepping = scan(chunks, rejections=rejections)
     assert leaping == stepping
 
 
@@ -349,16 +355,24 @@ _BLOCK_PIECES = st.sampled_from(
 )
 
 
-def _forward(schemes: frozenset[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+def _forward(
+    schemes: frozenset[str], slashed: frozenset[str]
+) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """The leaps' loose and strict alarms written forwards, as rules._scheme_words
-    describes them: a name then ":" not followed by a stop character nor "//" and one;
-    loose, not after a letter; strict, after a dot, or after neither a letter nor a
-    letter and one of "0-9+-"."""
-    tree = "|".join(re.escape(name) for name in sorted(schemes, key=len, reverse=True))
-    tail = r":(?![\x00-\x20\x7f<>\"{}|\\^`])(?!//[\x00-\x20\x7f<>\"{}|\\^`])"
+    describes them: a name then ":" not followed by a stop character nor "//" and one,
+    and a name of *slashed* only with "//" after it; loose, not after a letter; strict,
+    after a dot, or after neither a letter nor a letter and one of "0-9+-"."""
+
+    def tree(names: frozenset[str]) -> str:
+        return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+
+    names = f"(?:{tree(schemes - slashed)}):"
+    if schemes & slashed:
+        names += f"|(?:{tree(schemes & slashed)}):(?=//)"
+    tail = r"(?![\x00-\x20\x7f<>\"{}|\\^`])(?!//[\x00-\x20\x7f<>\"{}|\\^`])"
     return (
-        re.compile(rf"(?<![a-z])(?:{tree}){tail}".encode()),
-        re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{tree}){tail}".encode()),
+        re.compile(rf"(?<![a-z])(?:{names}){tail}".encode()),
+        re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{names}){tail}".encode()),
     )
 
 
@@ -367,19 +381,21 @@ def _forward(schemes: frozenset[str]) -> tuple[re.Pattern[bytes], re.Pattern[byt
 def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None:
     """A leap stops at the first name a rule might take, found with patterns for the
     text reversed (faster); the place must be where the same rules written forwards
-    find it first, and the quick pattern must miss none. The long-run test is the
-    regex it replaces."""
+    find it first, and the quick pattern must miss none; for a scanner of hits only,
+    a name that needs "//" counts only with it. The long-run test is the regex it
+    replaces."""
     cfg = Scanner()._cfg
-    words = cfg.scheme_words
     back = block[::-1]
-    loose, strict = _forward(frozenset(n for n in cfg.schemes if n.isascii()))
-    for forward, backward in ((loose, words.back_loose), (strict, words.back_strict)):
-        m = forward.search(block)
-        first = scanner_module._first_alarm(back, len(block), backward)
-        assert first == (m.start() if m else len(block))
-        if m:
-            quick = words.quick.search(back)
-            assert quick is not None and quick.start() <= len(block) - m.end()
+    names = frozenset(n for n in cfg.schemes if n.isascii())
+    for words, slashed in ((cfg.scheme_words, frozenset()), (cfg.hit_words, AUTHORITY_SCHEMES)):
+        loose, strict = _forward(names, slashed)
+        for forward, backward in ((loose, words.back_loose), (strict, words.back_strict)):
+            m = forward.search(block)
+            first = scanner_module._first_alarm(back, len(block), backward)
+            assert first == (m.start() if m else len(block))
+            if m:
+                quick = words.quick.search(back)
+                assert quick is not None and quick.start() <= len(block) - m.end()
     assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))
 
 
@@ -424,17 +440,19 @@ _ANGLE_PIECES = st.sampled_from(
 @given(st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 40)), max_size=12))
 @example([("<xs:element>", 9), ("<URL: http://a.example/>", 7)])  # a leap's "<" cut short
 @example([("ab:", 40), ("urn://<", 3)])  # a rejection the prefilter passed over
-def test_dense_mode_changes_nothing(runs: list[tuple[str, int]]) -> None:
+@pytest.mark.parametrize("rejections", [True, False])
+def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]]) -> None:
     """The dense prefilter (and its leaps) give the same hits and rejections as the
     sparse finders: it passes over only what no rule would report, not even as a
-    rejection. Dense mode here starts at the first fruitless trigger."""
+    rejection (and for a scanner of hits only, nothing that could be a hit). Dense
+    mode here starts at the first fruitless trigger."""
     text = "".join(piece * count for piece, count in runs)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_DENSE_MISSES", 1)
         m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
         m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
         m.setattr(scanner_module, "_DENSE_FEW", 0)
-        dense = scan([text], rejections=True)
+        dense = scan([text], rejections=rejections)
         m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
-        sparse = scan([text], rejections=True)
+        sparse = scan([text], rejections=rejections)
     assert dense == sparse

@@ -32,6 +32,7 @@ from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, Shortcut, _PendingType
 from urimine.rules.angle import Dismissed, at_angle
 from urimine.rules.bare import at_colon
+from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["Scanner"]
 
@@ -172,7 +173,11 @@ class Scanner:
             cfg.dense,
             final,
             None if "any-scheme" in cfg.rules else cfg.schemes,
-            cfg.scheme_words,
+            *(
+                (cfg.scheme_words, frozenset())
+                if self._want_rejections
+                else (cfg.hit_words, AUTHORITY_SCHEMES)
+            ),
         )
         base = self._base
         floor = max(self._floor - base, 0)
@@ -348,6 +353,7 @@ class _Triggers:
         "next_lt",
         "patience",
         "schemes",
+        "slashed",
         "strict",
         "stride",
         "window",
@@ -362,6 +368,7 @@ class _Triggers:
         final: bool,
         schemes: frozenset[str] | None,
         words: R.SchemeWords,
+        slashed: frozenset[str] = frozenset(),
     ) -> None:
         self.buf = buf
         self.dense = dense
@@ -369,6 +376,9 @@ class _Triggers:
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
         self.words = words
         """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
+        self.slashed = slashed
+        """Names that count only with ``//`` after the colon (hits only, see
+        :attr:`rules.Config.hit_words`)."""
         self.leap_from = 0
         self.stride = _LEAP_MIN
         self.strict = False
@@ -467,8 +477,14 @@ class _Triggers:
                 # of a trip through the rules ("ab:ab:ab:", long "h=from:to:"). A
                 # dotted word it accepts only for a name after the last dot
                 # ("e.g.http:"; not "Main.java:").
+                # A scanner that reports hits only passes over a name that needs "//"
+                # without it too (the colon rule could only reject it: "http:x").
                 word = m.group()[:-1].lower()
-                if word not in schemes and word[word.rfind(".") + 1 :] not in schemes:
+                if word not in schemes:
+                    word = word[word.rfind(".") + 1 :]
+                if word not in schemes or (
+                    word in self.slashed and not buf.startswith("//", m.end())
+                ):
                     pos = m.end()
                     skipped += 1
                     if skipped >= self.patience and pos >= self.leap_from:

@@ -180,6 +180,10 @@ class Config:
     """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
     scheme_words: SchemeWords = field(repr=False)
+    hit_words: SchemeWords = field(repr=False)
+    """The same for a scanner that reports hits only: a name of
+    :data:`~urimine.schemes.AUTHORITY_SCHEMES` counts only with ``//`` after its colon
+    (without, the colon rule can only reject it)."""
     """Where a name of :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes
     (see :func:`_scheme_words`)."""
     seen: Memo[str, tuple[str, str] | None] = field(
@@ -219,7 +223,8 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         dense=_dense_pattern(
             min(map(len, schemes)) <= 1 or "any-scheme" in chosen, frozenset(schemes)
         ),
-        scheme_words=_scheme_words(frozenset(schemes)),
+        scheme_words=_scheme_words(frozenset(schemes), frozenset()),
+        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES),
     )
 
 
@@ -271,7 +276,7 @@ SEEN_MAX = 4096
 
 
 @cache
-def _scheme_words(schemes: frozenset[str]) -> SchemeWords:
+def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWords:
     # The leaps (scanner._Triggers._leap) look for the first place in a block where a
     # name of *schemes* then ":" may stand, in the text encoded to ASCII with "?" for
     # anything else and lower-cased: the same length as the text, and only A-Z
@@ -292,9 +297,14 @@ def _scheme_words(schemes: frozenset[str]) -> SchemeWords:
     # characters as the shortest name has (the engine's cheapest test): it tells at
     # once that a block holds none. Angle (not reversed): a "<" the prefilter's first
     # branch could match, the end of the text searched standing for the end of its
-    # window.
+    # window. A name of *slashed* counts only with "//" after its colon.
     ascii_names = [name for name in schemes if name.isascii()]  # 3.1: others never match
-    back = word_tree(name[::-1] for name in ascii_names)
+    plain = [name[::-1] for name in ascii_names if name not in slashed]
+    needs = [name[::-1] for name in ascii_names if name in slashed]
+    branches = [word_tree(plain)] if plain else []
+    if needs:
+        branches.append(rf"(?<=//:)(?:{word_tree(needs)})")
+    back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     stop = r"[\x00-\x20\x7f<>\"{}|\\^`]"
     before = rf":(?<!{stop}:)(?<!{stop}//:)"  # the colon first: the engine skips to it
