@@ -411,20 +411,21 @@ class _Triggers:
                 return found
         # _find written out for its common case (a trigger found before the limit):
         # this runs once per trigger.
+        limit = self.limit
         colon = self.next_colon
         if 0 <= colon < pos:
-            m = _COLON_SEARCH(self.buf, pos) if pos < self.limit else None
-            if m is not None and m.start() < self.limit:
+            m = _COLON_SEARCH(self.buf, pos) if pos < limit else None
+            if m is not None and m.start() < limit:
                 colon = self.next_colon = m.start()
-            else:
-                colon = self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
+            else:  # none before the limit (no second search: the text may be long)
+                colon = self.next_colon = self.buf.find(":", max(pos, limit))
         lt = self.next_lt
         if 0 <= lt < pos:
-            m = _LT_SEARCH(self.buf, pos) if pos < self.limit else None
-            if m is not None and m.start() < self.limit:
+            m = _LT_SEARCH(self.buf, pos) if pos < limit else None
+            if m is not None and m.start() < limit:
                 lt = self.next_lt = m.start()
             else:
-                lt = self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
+                lt = self.next_lt = self.buf.find("<", max(pos, limit))
         if lt < 0 or 0 <= colon < lt:
             return colon
         return lt
