@@ -269,6 +269,9 @@ _DENSE_PIECES = st.sampled_from(
     st.sampled_from([256, 4096, 1 << 16]),
     st.integers(1, 5000),
 )
+@example(  # a too-long "http:..." ends the scan up to white space: not leapt over
+    runs=[("ab:", 45), ("a" * 70 + "-http:", 110), ("\u0130tel:", 11)], leap_min=4, span=256, cut=1
+)
 @pytest.mark.parametrize("rejections", [True, False])
 def test_leaps_change_nothing(
     rejections: bool, runs: list[tuple[str, int]], leap_min: int, span: int, cut: int

@@ -50,6 +50,7 @@ _WHITESPACE = re.compile(r"\s")
 # Hits are made as tuples: a named tuple's own __new__ is a Python call, twice the cost.
 _new_hit = tuple.__new__
 _COLON_SEARCH = R.COLON_TRIGGER.search
+_STOP_SEARCH = R.STOP_CHAR.search
 _LT_SEARCH = R.LT_TRIGGER.search
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
@@ -173,11 +174,9 @@ class Scanner:
             cfg.dense,
             final,
             None if "any-scheme" in cfg.rules else cfg.schemes,
-            *(
-                (cfg.scheme_words, frozenset())
-                if self._want_rejections
-                else (cfg.hit_words, AUTHORITY_SCHEMES)
-            ),
+            cfg.scheme_words,
+            None if self._want_rejections else cfg.hit_words,
+            cfg.max_len,
         )
         base = self._base
         floor = max(self._floor - base, 0)
@@ -346,8 +345,10 @@ class _Triggers:
         "buf",
         "dense",
         "dense_until",
+        "hit_words",
         "leap_from",
         "limit",
+        "max_len",
         "misses",
         "next_colon",
         "next_lt",
@@ -368,7 +369,8 @@ class _Triggers:
         final: bool,
         schemes: frozenset[str] | None,
         words: R.SchemeWords,
-        slashed: frozenset[str] = frozenset(),
+        hit_words: R.SchemeWords | None = None,
+        max_len: int = 8192,
     ) -> None:
         self.buf = buf
         self.dense = dense
@@ -376,9 +378,13 @@ class _Triggers:
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
         self.words = words
         """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
-        self.slashed = slashed
-        """Names that count only with ``//`` after the colon (hits only, see
-        :attr:`rules.Config.hit_words`)."""
+        self.hit_words = hit_words
+        """For a scanner of hits only, :attr:`rules.Config.hit_words`: a name that
+        needs ``//`` counts only with it. Not where that name's run may be too long
+        (a too-long candidate ends the scan up to the next white space: see
+        :meth:`_short_runs`)."""
+        self.slashed = AUTHORITY_SCHEMES if hit_words is not None else frozenset()
+        self.max_len = max_len
         self.leap_from = 0
         self.stride = _LEAP_MIN
         self.strict = False
@@ -484,7 +490,9 @@ class _Triggers:
                 if word not in schemes:
                     word = word[word.rfind(".") + 1 :]
                 if word not in schemes or (
-                    word in self.slashed and not buf.startswith("//", m.end())
+                    word in self.slashed
+                    and not buf.startswith("//", m.end())
+                    and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
                 ):
                     pos = m.end()
                     skipped += 1
@@ -523,6 +531,8 @@ class _Triggers:
         back = block[::-1]
         first = size
         if words.quick.search(back, len(block) - size) is not None:
+            if self.hit_words is not None and self._short_runs(pos, stop):
+                words = self.hit_words
             first = _first_alarm(back, size, words.back_strict if self.strict else words.back_loose)
             if self.strict and R.long_run(block, first):
                 first = _first_alarm(back, size, words.back_loose)  # a long run before it
@@ -549,6 +559,21 @@ class _Triggers:
             self.strict = True
             self.leap_from = pos + first + 1
         return pos + block.rfind(b":", 0, first) + 1
+
+    def _short_runs(self, pos: int, stop: int) -> bool:
+        """Whether every run of URI characters through ``buf[pos:stop]`` ends soon
+        enough that no candidate from there is too long (within the length bound,
+        less a scheme's 64 characters and its colon): only then may the leap take a
+        name that needs ``//`` without it for nothing."""
+        reach = self.buf[pos : stop + self.max_len]
+        runs = reach.encode("ascii", "replace").translate(R.RUN_CHARS)
+        needle = self.max_len - 66
+        if needle < 1 or 0 <= runs.find(b"a" * needle) <= stop - pos:
+            return False
+        if len(reach) < stop + self.max_len - pos and self.limit < len(self.buf):
+            # An unfinished buffer ends in reach: its last run may go on.
+            return runs.rfind(b" ") + 1 > stop - pos
+        return True
 
     def miss(self, i: int) -> None:
         """Note a trigger that gave nothing; switch to the prefilter when they crowd.

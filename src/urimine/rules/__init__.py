@@ -97,6 +97,11 @@ _STOP = (
 )
 _RUN_CHAR = f"[^{_STOP}]"
 _STOP_CHAR = re.compile(f"[{_STOP}]")
+STOP_CHAR = _STOP_CHAR
+"""A character that ends a run of URI characters (a bare candidate)."""
+RUN_CHARS = bytes(ord(" ") if re.match(f"[{_STOP}]", chr(c)) else ord("a") for c in range(256))
+"""For ``bytes.translate`` of ASCII text: ``a`` for a character a run of URI characters
+may hold (``?``, standing for any other, among them), a space for the others."""
 
 # Trigger prefilters for sparse text: each starts with its literal character, so the
 # regex engine skips to it at memchr-like speed, then looks around; together they match
