@@ -61,6 +61,7 @@ _DENSE_FEW = 4  # ... and fewer plain ":" and "<" than this in it ends early
 _LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
 _LEAP_MAX = 1 << 16
+_NONE = 1 << 62  # a trigger finder's "none left": after every index
 _LEAP_SHORT = 8  # a leap stopped this early (two or three words) did not pay for itself
 
 
@@ -354,7 +355,6 @@ class _Triggers:
         "next_lt",
         "patience",
         "schemes",
-        "slashed",
         "strict",
         "stride",
         "window",
@@ -383,7 +383,6 @@ class _Triggers:
         needs ``//`` counts only with it. Not where that name's run may be too long
         (a too-long candidate ends the scan up to the next white space: see
         :meth:`_short_runs`)."""
-        self.slashed = AUTHORITY_SCHEMES if hit_words is not None else frozenset()
         self.max_len = max_len
         self.leap_from = 0
         self.stride = _LEAP_MIN
@@ -391,19 +390,10 @@ class _Triggers:
         self.patience = _LEAP_AFTER
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
-        self.next_lt = self._find(R.LT_TRIGGER, "<", pos)
-        self.next_colon = self._find(R.COLON_TRIGGER, ":", pos)
+        self.next_lt = self.next_colon = -1  # before any pos: looked for at the first next()
         self.misses = [0, 0]
         """Fruitless ``<`` and ``:`` since their window started (see :meth:`miss`)."""
         self.window = [pos, pos]
-
-    def _find(self, pattern: re.Pattern[str], char: str, pos: int) -> int:
-        if pos < self.limit:
-            m = pattern.search(self.buf, pos)
-            if m is not None and m.start() < self.limit:
-                return m.start()
-            pos = self.limit
-        return self.buf.find(char, pos)
 
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
@@ -415,26 +405,31 @@ class _Triggers:
             found, pos = self._dense(pos)
             if found >= 0:
                 return found
-        # _find written out for its common case (a trigger found before the limit):
-        # this runs once per trigger.
+        # Each finder's next trigger is kept until passed (_NONE: there is none). Up to
+        # the limit its prefilter finds it; past it, within the look-ahead distance of
+        # an unfinished buffer's end, str.find (the rules then wait for more text).
+        # Written out for both, not a method: this runs once per trigger.
         limit = self.limit
         colon = self.next_colon
-        if 0 <= colon < pos:
+        if colon < pos:
             m = _COLON_SEARCH(self.buf, pos) if pos < limit else None
             if m is not None and m.start() < limit:
-                colon = self.next_colon = m.start()
+                colon = m.start()
             else:  # none before the limit (no second search: the text may be long)
-                colon = self.next_colon = self.buf.find(":", max(pos, limit))
+                k = self.buf.find(":", max(pos, limit))
+                colon = k if k >= 0 else _NONE
+            self.next_colon = colon
         lt = self.next_lt
-        if 0 <= lt < pos:
+        if lt < pos:
             m = _LT_SEARCH(self.buf, pos) if pos < limit else None
             if m is not None and m.start() < limit:
-                lt = self.next_lt = m.start()
+                lt = m.start()
             else:
-                lt = self.next_lt = self.buf.find("<", max(pos, limit))
-        if lt < 0 or 0 <= colon < lt:
-            return colon
-        return lt
+                k = self.buf.find("<", max(pos, limit))
+                lt = k if k >= 0 else _NONE
+            self.next_lt = lt
+        found = colon if colon < lt else lt
+        return found if found != _NONE else -1
 
     def _dense(self, pos: int) -> tuple[int, int]:
         """Within a dense stretch: ``(trigger, pos)``, or ``(-1, pos)`` when the stretch
@@ -490,7 +485,8 @@ class _Triggers:
                 if word not in schemes:
                     word = word[word.rfind(".") + 1 :]
                 if word not in schemes or (
-                    word in self.slashed
+                    self.hit_words is not None
+                    and word in AUTHORITY_SCHEMES
                     and not buf.startswith("//", m.end())
                     and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
                 ):

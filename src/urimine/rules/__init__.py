@@ -185,12 +185,12 @@ class Config:
     """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
     that :func:`candidate_at` could accept (a superset), and few that it cannot."""
     scheme_words: SchemeWords = field(repr=False)
+    """Where a name of :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes
+    (see :func:`_scheme_words`)."""
     hit_words: SchemeWords = field(repr=False)
     """The same for a scanner that reports hits only: a name of
     :data:`~urimine.schemes.AUTHORITY_SCHEMES` counts only with ``//`` after its colon
     (without, the colon rule can only reject it)."""
-    """Where a name of :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes
-    (see :func:`_scheme_words`)."""
     seen: Memo[str, tuple[str, str] | None] = field(
         default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
     )
@@ -311,7 +311,7 @@ def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWor
         branches.append(rf"(?<=//:)(?:{word_tree(needs)})")
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
-    stop = r"[\x00-\x20\x7f<>\"{}|\\^`]"
+    stop = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 32) + "]"
     before = rf":(?<!{stop}:)(?<!{stop}//:)"  # the colon first: the engine skips to it
     return SchemeWords(
         re.compile(rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])".encode("ascii")),

@@ -103,9 +103,9 @@ def at_angle(
 def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
     """For markup and code after ``<`` and an unregistered *scheme*: when nothing else
     (``URL:``, white space) stands in the head and the colon rule cannot take the word
-    either (:func:`~urimine.rules.bare.colon_can_take`, the scheme known unregistered),
-    its colon needs no look: the scan goes on after it."""
-    if head_end == i + len(scheme) + 2 and "." not in scheme and "any-scheme" not in cfg.rules:
+    either (:func:`~urimine.rules.bare.colon_can_take`), its colon needs no look: the
+    scan goes on after it."""
+    if head_end == i + len(scheme) + 2 and not colon_can_take(cfg, scheme):
         return head_end
     return None
 
