@@ -196,6 +196,16 @@ class Config:
     )
     """Decisions of the angle shortcut by the text it matched (mail repeats its list
     headers' ``<mailto:...>`` in every message), bounded by :data:`SEEN_MAX`."""
+    recent: list[tuple[str, str]] = field(
+        default_factory=lambda: [("-" * (_SCHEME_MAX + 1), "")],
+        repr=False,
+        compare=False,
+        hash=False,
+    )
+    """The last registered scheme the colon rule looked up, as written and lowered:
+    tried first at the next colon (text repeats its schemes, "https" line after line;
+    see :func:`rules.bare.at_colon`). Only a guess, checked each time; the first is
+    longer than any scheme, so it never holds."""
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:

@@ -83,15 +83,25 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
     # the colon first, backwards (cheap for ordinary words); when not found there, or
     # found after a separator (a longer word may hold it, "x1http:"), in the whole
     # look-behind with the search long runs need.
+    # The scheme of the last registered one is tried first, with a compare: it is the
+    # run when it stands before the colon with no scheme character before it.
     lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
-    m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
-    if m is None or (m.start() > lo and buf[m.start() - 1] in _SCHEME_CHARS):
-        m = _SCHEME_RUN.search(buf, lo, i)
-        if m is None:
-            return None
-    s = m.start()
-    scheme = m.group().lower()
-    registered = scheme in cfg.schemes
+    written, scheme = cfg.recent[0]
+    s = i - len(written)
+    if s > lo and buf.startswith(written, s, i) and buf[s - 1] not in _SCHEME_CHARS:
+        registered = True
+    else:
+        m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
+        if m is None or (m.start() > lo and buf[m.start() - 1] in _SCHEME_CHARS):
+            m = _SCHEME_RUN.search(buf, lo, i)
+            if m is None:
+                return None
+        s = m.start()
+        written = m.group()
+        scheme = written.lower()
+        registered = scheme in cfg.schemes
+        if registered:
+            cfg.recent[0] = written, scheme
     if registered:
         if scheme != "urn" and "bare" in cfg.rules:
             before = buf[s - 1] if s else ""
@@ -104,6 +114,15 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
                     uri = buf[s:e]
                     if "%" in uri:
                         return s, e, uri, "bare", scheme, ""
+                    if (
+                        fast.start("port") < 0
+                        and fast.start("path") >= 0
+                        and "/." not in uri
+                        and buf[s : fast.end("host")].islower()
+                    ):
+                        # Already in normal form (scheme and host lower case, no port,
+                        # a path without dot segments): simple_uri_key would rebuild it.
+                        return s, e, uri, "bare", scheme, uri
                     host, port, path, tail = fast.group("host", "port", "path", "tail")
                     key = simple_uri_key(scheme, host, port, path or "", tail)
                     return s, e, uri, "bare", scheme, key
