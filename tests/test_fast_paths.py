@@ -119,6 +119,35 @@ def test_shortcut_changes_nothing_on_generated_text(text: str) -> None:
         assert fast == general
 
 
+_NO_GUESS = ("-" * 65, "")  # longer than a scheme: never stands before a colon
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from([("http", "http"), ("HTTP", "http"), ("https", "https"), ("ftp", "ftp")]),
+    st.lists(
+        PIECES | st.sampled_from(["xhttp", "1http", ".http", "-ftp", "+https"]), max_size=30
+    ).map("".join),
+)
+@example(("http", "http"), "http://a/http://b/ e.g.http://c xhttp://d")
+def test_scheme_guess_changes_nothing(guess: tuple[str, str], text: str) -> None:
+    """The colon rule's guess of the scheme (the last one it looked up, see
+    rules.Config.recent) gives what the search gives, wherever it holds or not."""
+    config = rules_module.Config.build("default", 8192, ())
+    original = scanner_module.at_colon
+
+    def searching(cfg: rules_module.Config, *args: object) -> object:
+        cfg.recent[0] = _NO_GUESS
+        return original(cfg, *args)  # type: ignore[arg-type]
+
+    config.recent[0] = guess
+    guessed = scan([text], rejections=True)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "at_colon", searching)
+        searched = scan([text], rejections=True)
+    assert guessed == searched
+
+
 def _corpus_slices() -> Iterator[tuple[str, str]]:
     for path in sorted((ROOT / "corpora" / "rfc").glob("*.txt")):
         yield path.name, path.read_text("utf-8", errors="replace")
