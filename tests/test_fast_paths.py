@@ -484,7 +484,40 @@ def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]
         m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
         m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
         m.setattr(scanner_module, "_DENSE_FEW", 0)
+        m.setattr(scanner_module, "_MASK_FROM", 0)  # the leaps mask recurring tags ...
+        m.setattr(scanner_module, "_MASK_COPIES", 2)  # ... in any text
         dense = scan([text], rejections=rejections)
         m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
         sparse = scan([text], rejections=rejections)
     assert dense == sparse
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 12)), min_size=1, max_size=10),
+    st.sampled_from([1, 2, 8]),
+    st.sampled_from([8, 64, 2048]),
+    st.sampled_from([1, 3, 1000]),
+    st.integers(0, 2000),
+)
+@example([("<td:x\n", 9)], 2, 64, 3, 2000)  # copies back to back share their "<"
+@example([("<o:p>", 3), ("<o:p>x", 1), ("<o:p", 2)], 1, 64, 3, 2000)
+def test_masked_tags_change_no_angle_alarm(
+    runs: list[tuple[str, int]], copies: int, sample: int, misses: int, end: int
+) -> None:
+    """The leaps' angle search masks recurring tags ("<" to the next "<" or ">") once
+    it has decided one copy; the first "<" it finds is the first the pattern matches
+    in the text unmasked (both scanners' patterns; any number of copies, distance and
+    tags tried)."""
+    text = "".join(piece * count for piece, count in runs)
+    data = text.encode("ascii", "replace").lower()
+    cfg = Scanner()._cfg
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_MASK_FROM", 0)
+        m.setattr(scanner_module, "_MASK_COPIES", copies)
+        m.setattr(scanner_module, "_MASK_SAMPLE", sample)
+        m.setattr(scanner_module, "_MASK_MISSES", misses)
+        for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
+            plain = pattern.search(data)
+            expected = plain.start() if plain is not None and plain.start() < end else end
+            assert scanner_module._angle_alarm(data, pattern, end) == expected

@@ -536,9 +536,7 @@ class _Triggers:
             # A "<" needs what follows it (up to the scheme's colon, a look-ahead's
             # length), not cut at the block's end: searched in the text beyond it.
             ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
-            alarm = words.angle.search(ahead)
-            if alarm and alarm.start() < first:
-                first = alarm.start()
+            first = _angle_alarm(ahead, words.angle, first)
         if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1
             self.stride = min(max(2 * first, _LEAP_MIN), _LEAP_MAX)
@@ -584,6 +582,53 @@ class _Triggers:
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
             misses[colon] = 0
             self.window[colon] = i
+
+
+# A "<" the leaps' angle pattern may match: "urn:", white space or a letter after it.
+_TAG_START = re.compile(rb"<[a-z \t\r\n]")
+_TAG_EDGE = re.compile(rb"[<>]")
+_LT = ord("<")
+_MASK_FROM = 1 << 13  # texts at least this long are worth masking repeated tags in
+_MASK_TAG = 256  # tags longer than this are not masked
+_MASK_SAMPLE = 2048  # a tag is masked when it recurs this often this far after it
+_MASK_COPIES = 8
+_MASK_MISSES = 3  # tags that do not recur so before masking stops
+
+
+def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
+    """Where the first "<" *pattern* matches in *text* starts, if before *end*; else
+    *end*. (*text* is lowered ASCII; *pattern* is :attr:`rules.SchemeWords.angle`.)
+
+    Markup repeats its tags, and the pattern costs some 150 ns at every "<" of them
+    (``<td:x>``, ``<w:r>``). Whether it matches at a "<" is decided by the bytes from
+    there to the first "<" or ">" after it, that one included: no branch reads
+    further. So such a unit that recurs soon after is decided once, and every copy of
+    it masked as "<>>>…" (its last byte kept): the same length, and its "<" kept,
+    which is all that a "<" before it reads of it."""
+    start = 0
+    misses = _MASK_MISSES if len(text) >= _MASK_FROM else 0
+    while misses:
+        m = _TAG_START.search(text, start)
+        if m is None or m.start() >= end:
+            return end
+        k = m.start()
+        if pattern.match(text, k):
+            return k
+        edge = _TAG_EDGE.search(text, k + 1, k + _MASK_TAG)
+        if edge is None:
+            break
+        q = edge.start()
+        unit = text[k : q + 1]
+        if text.count(unit, q, q + _MASK_SAMPLE) >= _MASK_COPIES:
+            masked = b"<" + b">" * (q - k - 1) + unit[-1:]
+            text = text.replace(unit, masked)
+            if unit[-1] == _LT:  # copies back to back share a "<": every other one is left
+                text = text.replace(unit, masked)
+        else:
+            misses -= 1
+        start = q
+    alarm = pattern.search(text, start)
+    return alarm.start() if alarm is not None and alarm.start() < end else end
 
 
 def _first_alarm(back: bytes, size: int, pattern: re.Pattern[bytes]) -> int:
