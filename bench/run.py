@@ -179,6 +179,10 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         lambda n: _fill(WORD_XML, n),
     ),
     "xml-tags": ("`<td:x><td:x>…` XML tags back to back", lambda n: _fill(b"<td:x>", n)),
+    "numbered-tags": (
+        "`<a:b0><a:b1>…<a:b999>` repeated (a thousand distinct XML tags)",
+        lambda n: _fill(b"".join(b"<a:b%d>" % i for i in range(1000)), n),
+    ),
     "digit-colons": ("`1:1:1:…` one run (a colon after every digit)", lambda n: _fill(b"1:", n)),
     "rejected-uris": (
         "`http:x http:x …`: a registered scheme without the `//` it needs (each a rejection)",
