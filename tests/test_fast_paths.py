@@ -498,17 +498,18 @@ def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]
     st.sampled_from([1, 2, 8]),
     st.sampled_from([8, 64, 2048]),
     st.sampled_from([1, 3, 1000]),
+    st.sampled_from([1, 2, 16]),
     st.integers(0, 2000),
 )
-@example([("<td:x\n", 9)], 2, 64, 3, 2000)  # copies back to back share their "<"
-@example([("<o:p>", 3), ("<o:p>x", 1), ("<o:p", 2)], 1, 64, 3, 2000)
+@example([("<td:x\n", 9)], 2, 64, 3, 16, 2000)  # copies back to back share their "<"
+@example([("<o:p>", 3), ("<o:p>x", 1), ("<o:p", 2)], 1, 64, 3, 16, 2000)
 def test_masked_tags_change_no_angle_alarm(
-    runs: list[tuple[str, int]], copies: int, sample: int, misses: int, end: int
+    runs: list[tuple[str, int]], copies: int, sample: int, misses: int, masks: int, end: int
 ) -> None:
     """The leaps' angle search masks recurring tags ("<" to the next "<" or ">") once
     it has decided one copy; the first "<" it finds is the first the pattern matches
     in the text unmasked (both scanners' patterns; any number of copies, distance and
-    tags tried)."""
+    tags tried and masks made)."""
     text = "".join(piece * count for piece, count in runs)
     data = text.encode("ascii", "replace").lower()
     cfg = Scanner()._cfg
@@ -517,6 +518,7 @@ def test_masked_tags_change_no_angle_alarm(
         m.setattr(scanner_module, "_MASK_COPIES", copies)
         m.setattr(scanner_module, "_MASK_SAMPLE", sample)
         m.setattr(scanner_module, "_MASK_MISSES", misses)
+        m.setattr(scanner_module, "_MASK_MAX", masks)
         for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
             plain = pattern.search(data)
             expected = plain.start() if plain is not None and plain.start() < end else end

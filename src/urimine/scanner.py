@@ -593,6 +593,7 @@ _MASK_TAG = 256  # tags longer than this are not masked
 _MASK_SAMPLE = 2048  # a tag is masked when it recurs this often this far after it
 _MASK_COPIES = 8
 _MASK_MISSES = 3  # tags that do not recur so before masking stops
+_MASK_MAX = 16  # masks per search at most (each copies the text: bounded work)
 
 
 def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
@@ -604,10 +605,13 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
     there to the first "<" or ">" after it, that one included: no branch reads
     further. So such a unit that recurs soon after is decided once, and every copy of
     it masked as "<>>>…" (its last byte kept): the same length, and its "<" kept,
-    which is all that a "<" before it reads of it."""
+    which is all that a "<" before it reads of it. A mask copies the text, so there
+    are at most :data:`_MASK_MAX` of them per search: tags that each recur only a
+    dozen times are not worth one apiece."""
     start = 0
     misses = _MASK_MISSES if len(text) >= _MASK_FROM else 0
-    while misses:
+    masks = _MASK_MAX
+    while misses and masks:
         m = _TAG_START.search(text, start)
         if m is None or m.start() >= end:
             return end
@@ -620,6 +624,7 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
         q = edge.start()
         unit = text[k : q + 1]
         if text.count(unit, q, q + _MASK_SAMPLE) >= _MASK_COPIES:
+            masks -= 1
             masked = b"<" + b">" * (q - k - 1) + unit[-1:]
             text = text.replace(unit, masked)
             if unit[-1] == _LT:  # copies back to back share a "<": every other one is left
