@@ -285,6 +285,7 @@ _DENSE_PIECES = st.sampled_from(
         "<http://",
         "http://<",
         "<td:l;\n> x\t\n> ",
+        "<tel:l;\n> x\t\n> ",
         "tel:\u3000",
         "E.g.http:",
     ]
@@ -322,10 +323,11 @@ def test_leaps_change_nothing(
 
 
 def test_a_leap_block_ending_inside_an_angle_candidate_stops_before_it() -> None:
-    """Wherever a leap's block ends in ``<td:l;`` (a candidate over two lines), the leap
+    """Wherever a leap's block ends in ``<tel:l;`` (a candidate over two lines), the leap
     stops before the ``<``: the end of a block stands for more text (a fuzz run found a
-    block ending right after ``<td:`` leapt over)."""
-    text = "ab:" * 40 + "<td:l;\n> x\t\n> " + "ab:" * 40
+    block ending right after ``<td:`` leapt over, when an unregistered scheme could
+    still span lines)."""
+    text = "ab:" * 40 + "<tel:l;\n> x\t\n> " + "ab:" * 40
     lt = text.index("<")
     cfg = Scanner()._cfg
     for stop in range(lt + 1, lt + 8):

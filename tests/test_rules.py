@@ -35,6 +35,11 @@ CASES = [
     ("> see <http://example.com/very/long\n> /path/x> ok", ["http://example.com/very/long/path/x"]),
     (">> <http://example.com/a/\n>> b/c>", ["http://example.com/a/b/c"]),
     ("if x<y: f() > 3", []),  # code, not a URI: unknown scheme with spaces inside
+    # an unknown scheme is a candidate on one line only: over two, the ">" starting
+    # the next line is a quote marker far more often (quoted C++ in mail)
+    ("<foo:bar/baz\n> <x-y:a,b\n  >", []),
+    ("> std::cout << std::endl;\n> x << y;\n", []),
+    ("<foo:bar/baz > <ftp://a.example/x\n> z", ["foo:bar/baz", "ftp://a.example/x"]),
     # 2. the URL: prefix, case-insensitively, with or without a space
     (
         "<URL:http://a.example/b> <URL: http://c.example/d> <url:ftp://e.example/f>",

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from functools import cache
 
 import regex
 
@@ -79,15 +78,14 @@ def at_angle(
         m = late
     depth = 0
     if m is None:
-        depth = quote_depth(buf, i)
-        if scheme not in cfg.schemes and (
-            depth or _tight(cfg.max_len).match(buf, i, partial=not final) is None
-        ):
-            # Over several lines, an unregistered scheme is accepted only when all the
-            # whitespace is at the ends (_unknown_scheme_with_spaces): never with quote
-            # markers inside, nor without that shape. Skip the costly multi-line match:
-            # nothing to report (not even a rejection, whose span would need it).
+        if scheme not in cfg.schemes:
+            # An unregistered scheme is a candidate on one line only: over several, a
+            # ">" at the start of a line is a mail quote marker far more often than the
+            # end of a wrapped URI of an unknown scheme ("> x << std::endl;" quoted
+            # line after line). Nothing to report, not even a rejection (so that the
+            # dense prefilter may pass over such text in C: rules._ANGLE_TAIL).
             return _dismissed(cfg, scheme, i, head.end())
+        depth = quote_depth(buf, i)
         lines = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
         if lines is None:
             return None
@@ -151,15 +149,6 @@ def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Can
     if not colon_can_take(cfg, scheme):
         found.resume = head_end
     return found
-
-
-@cache
-def _tight(max_len: int) -> regex.Pattern[str]:
-    """``<`` [``URL:``] one run without whitespace ``>``, whitespace only at the ends."""
-    return regex.compile(
-        rf"<\s{{0,{max_len}}}(?:[Uu][Rr][Ll]:\s{{0,{max_len}}})?[^\s<>]{{1,{max_len}}}"
-        rf"\s{{0,{max_len}}}>"
-    )
 
 
 def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
