@@ -525,3 +525,40 @@ def test_masked_tags_change_no_angle_alarm(
             plain = pattern.search(data)
             expected = plain.start() if plain is not None and plain.start() < end else end
             assert scanner_module._angle_alarm(data, pattern, end) == expected
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "ab", ":", " ", "\n", "\u3000", "\u00e9", "-"]), max_size=60
+    ).map("".join),
+    st.integers(0, 60),
+    st.integers(0, 60),
+    st.sampled_from([67, 70, 80]),
+    st.booleans(),
+)
+def test_short_runs_never_passes_a_long_run(
+    text: str, pos: int, length: int, max_len: int, final: bool
+) -> None:
+    """The hits-only leap may take a name that needs "//" for nothing only where no run
+    of URI characters starting in its block (or at its end) reaches the length bound
+    (less 66): exact on ASCII text; never wrong the other way on any text. In an
+    unfinished buffer, a run reaching its end may go on."""
+    cfg = Scanner()._cfg
+    pos, stop = min(pos, len(text)), min(pos + length, len(text))
+    finder = scanner_module._Triggers(
+        text, 0, cfg.dense, final, cfg.schemes, cfg.scheme_words, cfg.hit_words, max_len
+    )
+    needle = max_len - 66
+    long_run = not final and stop == len(text)  # a run may start where the text ends
+    for m in re.finditer(f"(?:{rules_module._RUN_CHAR})+", text):
+        start = max(m.start(), pos)
+        if start > stop or m.end() <= start:
+            continue
+        if m.end() - start >= needle or (m.end() == len(text) and not final):
+            long_run = True
+    short = finder._short_runs(pos, stop)
+    if short:
+        assert not long_run
+    if text.isascii():
+        assert short == (not long_run)

@@ -51,6 +51,7 @@ _WHITESPACE = re.compile(r"\s")
 _new_hit = tuple.__new__
 _COLON_SEARCH = R.COLON_TRIGGER.search
 _STOP_SEARCH = R.STOP_CHAR.search
+_ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
@@ -558,16 +559,29 @@ class _Triggers:
         """Whether every run of URI characters through ``buf[pos:stop]`` ends soon
         enough that no candidate from there is too long (within the length bound,
         less a scheme's 64 characters and its colon): only then may the leap take a
-        name that needs ``//`` without it for nothing."""
-        reach = self.buf[pos : stop + self.max_len]
-        runs = reach.encode("ascii", "replace").translate(R.RUN_CHARS)
+        name that needs ``//`` without it for nothing.
+
+        Any non-ASCII character counts as a URI character here. The runs within the
+        block are measured in it (``translate`` and ``find``); only the run that goes
+        on past the block is followed further, to its end, so a leap costs its block
+        and that run, never the whole length bound (the same test over ``stop +
+        max_len`` made a leap every 100 bytes cost 8 KB of work)."""
         needle = self.max_len - 66
-        if needle < 1 or 0 <= runs.find(b"a" * needle) <= stop - pos:
+        if needle < 1:
             return False
-        if len(reach) < stop + self.max_len - pos and self.limit < len(self.buf):
-            # An unfinished buffer ends in reach: its last run may go on.
-            return runs.rfind(b" ") + 1 > stop - pos
-        return True
+        buf = self.buf
+        runs = buf[pos : stop + 1].encode("ascii", "replace").translate(R.RUN_CHARS)
+        if runs.find(b"a" * needle) >= 0:
+            return False
+        last = pos + runs.rfind(b" ") + 1  # where the run reaching past the block starts
+        if last > stop:
+            return True
+        end = _ASCII_STOP_SEARCH(buf, last, last + needle)
+        if end is not None:
+            return True
+        # No stop within reach: the run is too long, unless the text ends first (and
+        # an unfinished buffer may go on).
+        return last + needle > len(buf) and self.limit == len(buf)
 
     def miss(self, i: int) -> None:
         """Note a trigger that gave nothing; switch to the prefilter when they crowd.

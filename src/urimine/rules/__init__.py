@@ -102,20 +102,26 @@ STOP_CHAR = _STOP_CHAR
 RUN_CHARS = bytes(ord(" ") if re.match(f"[{_STOP}]", chr(c)) else ord("a") for c in range(256))
 """For ``bytes.translate`` of ASCII text: ``a`` for a character a run of URI characters
 may hold (``?``, standing for any other, among them), a space for the others."""
+ASCII_STOP = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 32) + "]"
+"""A character class of the ASCII characters that end a run (as :data:`RUN_CHARS` has
+them: any other character counts as a URI character)."""
 
 # Trigger prefilters for sparse text: each starts with its literal character, so the
 # regex engine skips to it at memchr-like speed, then looks around; together they match
 # every "<" and ":" that candidate_at could accept (candidate_at answers None for the
 # others, so which finder ran never changes a result).
 LT_TRIGGER = re.compile(
-    # The one-character look-ahead first: it dismisses "<<<<" at a quarter of the cost.
-    r"<(?=[ \t\r\nA-Za-z])"
-    r"(?=[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?[A-Za-z][A-Za-z0-9+.\-]{0,63}:[^<>])"
+    # Cheap look-aheads first: one character ("<<<<" fails it at once), then white
+    # space and a letter ("< < <"); the white-space runs are possessive (a letter must
+    # follow them, never white space given back), so a failure costs one pass.
+    r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+[A-Za-z])"
+    r"(?=[ \t\r\n]{0,64}+(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64}+)?[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>])"
 )
 # A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
 # "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
 _NOT_AFTER_DIGITS = "".join(rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5))
-COLON_TRIGGER = re.compile(rf":(?=[^{_STOP}])(?<=[A-Za-z0-9+.\-]:){_NOT_AFTER_DIGITS}")
+# (The look-behind first: a colon after a colon, "::::", fails it at once.)
+COLON_TRIGGER = re.compile(rf":(?<=[A-Za-z0-9+.\-]:)(?=[^{_STOP}]){_NOT_AFTER_DIGITS}")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
@@ -271,7 +277,7 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
 # of the text searched (\Z) stands for more text anywhere after the scheme's colon:
 # the searches end short of the text (a window, a leap's block), and must then match.
 _ANGLE_TAIL = (
-    r"[ \t\r\n]{{0,64}}(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}})?"
+    r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+)?"
     r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:(?:[^<>]++(?:>|\Z)|\Z))"  # first what all need, once
     r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
     r"|(?![{a}_][{a}0-9_.\-]*:[{a}_][{a}0-9_.\-]*/?\s*>)"
@@ -321,8 +327,7 @@ def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWor
         branches.append(rf"(?<=//:)(?:{word_tree(needs)})")
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
-    stop = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 32) + "]"
-    before = rf":(?<!{stop}:)(?<!{stop}//:)"  # the colon first: the engine skips to it
+    before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
     return SchemeWords(
         re.compile(rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])".encode("ascii")),
         re.compile(rf"{before}(?:{back})(?![a-z])".encode("ascii")),
