@@ -111,11 +111,13 @@ them: any other character counts as a URI character)."""
 # every "<" and ":" that candidate_at could accept (candidate_at answers None for the
 # others, so which finder ran never changes a result).
 LT_TRIGGER = re.compile(
-    # Cheap look-aheads first: one character ("<<<<" fails it at once), then white
-    # space and a letter ("< < <"); the white-space runs are possessive (a letter must
-    # follow them, never white space given back), so a failure costs one pass.
-    r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+[A-Za-z])"
-    r"(?=[ \t\r\n]{0,64}+(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64}+)?[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>])"
+    # A cheap look-ahead first: one character ("<<<<" fails it at once). Then the word
+    # and its colon, or "URL:" before them (tried only when the word fails: the same
+    # matches as an optional "URL:", at a third less cost on "<a:<a:"); the white-space
+    # runs are possessive (a letter must follow them, never white space given back).
+    r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
+    r"[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>]"
+    r"|[Uu][Rr][Ll]:[ \t\r\n]{0,64}+[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>]))"
 )
 # A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
 # "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
