@@ -50,9 +50,10 @@ def big_inputs() -> list[str]:
     """Inputs that take several seconds, to interrupt mid-run."""
     if not (CORPORA / "mail").is_dir():
         pytest.skip("../shared/corpora is not present")
-    # Each corpus four times: the run must outlast the test's waiting (about 2 s) on a
-    # fast machine with -j 2.
-    return [str(CORPORA / "mail"), str(CORPORA / "docs")] * 4
+    # Each corpus twelve times: the run must outlast the test's waiting (about 2 s) on a
+    # fast machine with -j 2 (four times took 2.7 s here: too close). The runs are
+    # interrupted, so a longer input costs the tests nothing.
+    return [str(CORPORA / "mail"), str(CORPORA / "docs")] * 12
 
 
 # --- unreadable inputs ---------------------------------------------------------------
