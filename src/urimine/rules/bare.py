@@ -79,12 +79,12 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
     :data:`_FAST_BARE` matches; for everything it accepts, the general path gives the
     same answer (tests/test_fast_paths.py checks this)."""
     # The scheme: the longest run of scheme characters ending at the colon that starts
-    # with a letter not glued to another (at most 64, not before floor). Looked for near
-    # the colon first, backwards (cheap for ordinary words); when not found there, or
-    # found after a separator (a longer word may hold it, "x1http:"), in the whole
-    # look-behind with the search long runs need.
-    # The scheme of the last registered one is tried first, with a compare: it is the
-    # run when it stands before the colon with no scheme character before it.
+    # with a letter not glued to another (at most 64, not before floor). First the
+    # registered one the rule found last, by a compare (text repeats its schemes): it
+    # is that run where it stands before the colon with no scheme character before it.
+    # Else looked for near the colon, backwards (cheap for ordinary words); when not
+    # found there, or found after a separator (a longer word may hold it, "x1http:"),
+    # in the whole look-behind with the search long runs need.
     lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
     written, scheme = cfg.recent[0]
     s = i - len(written)
