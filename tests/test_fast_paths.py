@@ -1,8 +1,9 @@
 """The scanner's shortcuts are optimisations only: with them switched off (every
 candidate taking the general rule-by-rule path), the output is the same, field by field.
 
-The shortcuts are the one-match bare URI of :mod:`urimine.rules.bare` (``_FAST_BARE``)
-with its precomputed dedup key (:func:`urimine.normalize.simple_uri_key`), the plain
+The shortcuts are the one-match bare URIs of :mod:`urimine.rules.bare` (``_FAST_BARE``,
+with its precomputed dedup key, :func:`urimine.normalize.simple_uri_key`; and
+``_FAST_OPAQUE``, "mailto:a@b.example"), the plain
 ``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``), and the scanner's leaps over
 dense text whose colons follow no registered name (``scanner._Triggers._leap``).
 """
@@ -35,6 +36,7 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch, **options: object) -> tupl
     fast = scan([text], rejections=True, **options)
     with monkeypatch.context() as m:
         m.setattr(bare, "_FAST_BARE", _NEVER)
+        m.setattr(bare, "_FAST_OPAQUE", _NEVER)
         m.setattr(angle, "_plain", lambda *args: None)
         general = scan([text], rejections=True, **options)
     return fast, general
@@ -50,6 +52,12 @@ PIECES = st.sampled_from(
         "HTTP://",
         "file://",
         "mailto:",
+        "tel:",
+        "news:",
+        "sip:",
+        "TEL:",
+        "+1",
+        "=",
         "urn:isbn:1",
         "URL:",
         "url: ",
@@ -148,6 +156,37 @@ def test_scheme_guess_changes_nothing(guess: tuple[str, str], text: str) -> None
     assert guessed == searched
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tel::x ",  # a C++ scope, not a URI
+        "tel:/x ",  # scheme:/path without authority
+        "tel:?x ",  # an empty path
+        "tel:#x ",
+        "mailto:a@b-\nc ",  # the hyphen at a line break
+        "mailto:a@b.example. ",
+        "sip:a@b) (sip:c@d) ",
+        "news:x%41%7e ",
+        "news:x%zz ",
+        "TEL:+1;ext=2 ",
+        "tel:1'2 ",
+        "tel:1*2 ",
+        "e.g.tel:1 ",
+        "URL:tel:1 ",
+        '"tel:1" ',
+        "data:text/plain;base64,SGk= ",
+        "http:x ",  # needs //: never the opaque shortcut
+        "urn:isbn:1 ",
+    ],
+)
+def test_opaque_shortcut_edges(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opaque shortcut's edges: what it must leave to the general path, and what it
+    may take with the same answer."""
+    for context in ("", "see ", "\n> "):
+        fast, general = _both(context + text + "and more", monkeypatch)
+        assert fast == general
+
+
 def _corpus_slices() -> Iterator[tuple[str, str]]:
     for path in sorted((ROOT / "corpora" / "rfc").glob("*.txt")):
         yield path.name, path.read_text("utf-8", errors="replace")
@@ -182,6 +221,11 @@ def test_shortcut_is_taken() -> None:
         found = scanner.feed("see http://example.org/a/b?c=d#e. and HTTP://x.example:8080 ok\n")
         found += scanner.close()
     assert [h.raw for h in found] == ["http://example.org/a/b?c=d#e", "HTTP://x.example:8080"]
+    assert calls == 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "_bare_uri", counting)
+        found = Scanner().feed("mail mailto:a@b.example, or tel:+1-555-0100. ok\n")
+    assert [h.uri for h in found] == ["mailto:a@b.example", "tel:+1-555-0100"]
     assert calls == 0
 
 

@@ -31,6 +31,7 @@ from urimine.rules import (
     _validate,
     quote_depth,
 )
+from urimine.schemes import AUTHORITY_SCHEMES
 from urimine.urn import check_urn
 
 __all__ = ["at_colon"]
@@ -58,6 +59,17 @@ _FAST_BARE = re.compile(
     rf"(?P<path>/{_chars_or_pct(_FAST_PATH_CHARS)})?"
     rf"(?P<tail>(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
     rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?))"
+    r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
+)
+# The same for an opaque URI ("mailto:a@b.example", "tel:+1-555-0100") of a scheme that
+# needs no authority: a path-rootless (3.3) whose first character is neither ":" (the
+# general path takes "scheme::" for a C++ scope) nor "/" (nor "?" and "#": a path that
+# is empty goes the general way), then query and fragment. Its key is left to dedup_key.
+_FAST_OPAQUE = re.compile(
+    rf":(?P<uri>(?:[{_FAST_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
+    rf"{_chars_or_pct(_FAST_PATH_CHARS)}"
+    rf"(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
+    rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?)"
     r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
 )
 # Characters before the scheme that a rule looks at, which rule out the common case: a
@@ -126,6 +138,11 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
                     host, port, path, tail = fast.group("host", "port", "path", "tail")
                     key = simple_uri_key(scheme, host, port, path or "", tail)
                     return s, e, uri, "bare", scheme, key
+                if scheme not in AUTHORITY_SCHEMES:
+                    opaque = _FAST_OPAQUE.match(buf, i, s + cfg.max_len)
+                    if opaque is not None:
+                        e = opaque.end("uri")
+                        return s, e, buf[s:e], "bare", scheme, ""
     elif not colon_can_take(cfg, scheme):
         return None
     if i + 1 == len(buf):
