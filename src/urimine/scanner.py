@@ -521,9 +521,12 @@ class _Triggers:
         stop = min(pos + self.stride, self.dense_until)
         # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
         # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
-        # Three more characters are what follows the last colon ("//" and one).
-        block = buf[pos : stop + 3].encode("ascii", "replace").lower()
+        # Encoded once with the look-ahead a "<" needs (up to the scheme's colon, not cut
+        # at the block's end); the block keeps three more characters, what follows the
+        # last colon ("//" and one).
+        ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
         size = stop - pos
+        block = ahead[: size + 3]
         words = self.words
         back = block[::-1]
         first = size
@@ -534,9 +537,6 @@ class _Triggers:
             if self.strict and R.long_run(block, first):
                 first = _first_alarm(back, size, words.back_loose)  # a long run before it
         if b"<" in block:
-            # A "<" needs what follows it (up to the scheme's colon, a look-ahead's
-            # length), not cut at the block's end: searched in the text beyond it.
-            ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
             first = _angle_alarm(ahead, words.angle, first)
         if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1

@@ -53,13 +53,19 @@ def _chars_or_pct(chars: str) -> str:
     return rf"[{chars}]*(?:{_abnf.PCT_ENCODED}[{chars}]*)*"
 
 
+# Query and fragment (3.4, 3.5); then the end both shortcuts share: a URI part that does
+# not end in what _trim drops or in a hyphen, what _trim drops, and white space.
+_FAST_QUERY_FRAGMENT = (
+    rf"(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
+    rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
+)
+_FAST_END = r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
 _FAST_BARE = re.compile(
     r":(?=//)"
     r"(?P<uri>//(?P<host>[A-Za-z0-9\-._~]+)(?::(?P<port>[0-9]{1,4}))?"
     rf"(?P<path>/{_chars_or_pct(_FAST_PATH_CHARS)})?"
-    rf"(?P<tail>(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
-    rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?))"
-    r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
+    rf"(?P<tail>{_FAST_QUERY_FRAGMENT}))"
+    rf"{_FAST_END}"
 )
 # The same for an opaque URI ("mailto:a@b.example", "tel:+1-555-0100") of a scheme that
 # needs no authority: a path-rootless (3.3) whose first character is neither ":" (the
@@ -67,10 +73,8 @@ _FAST_BARE = re.compile(
 # is empty goes the general way), then query and fragment. Its key is left to dedup_key.
 _FAST_OPAQUE = re.compile(
     rf":(?P<uri>(?:[{_FAST_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
-    rf"{_chars_or_pct(_FAST_PATH_CHARS)}"
-    rf"(?:\?{_chars_or_pct(_FAST_PATH_CHARS + '?')})?"
-    rf"(?:\#{_chars_or_pct(_FAST_PATH_CHARS + '?')})?)"
-    r"(?<![.,;:!?\-])[.,;:!?)\]]*(?=[ \t\r\n])"
+    rf"{_chars_or_pct(_FAST_PATH_CHARS)}{_FAST_QUERY_FRAGMENT})"
+    rf"{_FAST_END}"
 )
 # Characters before the scheme that a rule looks at, which rule out the common case: a
 # quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
