@@ -479,9 +479,22 @@ def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None
 
 # Pieces of markup, code and mail dense with "<" and ":": XML names (of unregistered
 # and registered prefixes), tags with attributes, unregistered schemes with and without
-# white space inside brackets, quoted lines, URL: prefixes, legacy URNs.
+# white space inside brackets, quoted lines, URL: prefixes, legacy URNs; tags that share
+# a prefix and differ after it (XML names or not, empty, cut by a line end).
 _ANGLE_PIECES = st.sampled_from(
     [
+        "<x:a>",
+        "<x:b c>",
+        "<x:/d>",
+        "<x:e/f>",
+        "<x:>",
+        "<x:g\n",
+        "<x:h",
+        "<x:_i/ >",
+        "<x.y-z:j>",
+        "<x+y:k>",
+        "<url:x>",
+        "<urn:x>",
         "<o:p>",
         "</o:p>",
         "<w:t/>",
@@ -546,16 +559,29 @@ def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]
     st.sampled_from([1, 3, 1000]),
     st.sampled_from([1, 2, 16]),
     st.integers(0, 2000),
+    st.sampled_from([0, 1, 8]),
 )
-@example([("<td:x\n", 9)], 2, 64, 3, 16, 2000)  # copies back to back share their "<"
-@example([("<o:p>", 3), ("<o:p>x", 1), ("<o:p", 2)], 1, 64, 3, 16, 2000)
+@example([("<td:x\n", 9)], 2, 64, 3, 16, 2000, 8)  # copies back to back share their "<"
+@example([("<o:p>", 3), ("<o:p>x", 1), ("<o:p", 2)], 1, 64, 3, 16, 2000, 8)
+@example([("<x:a>", 1), ("<x:b c>", 8), ("<x:e/f>", 1)], 2, 64, 3, 16, 2000, 8)  # by prefix
+@example([("<x:a>", 1), ("<x:b c>", 8), ("<x:_i/ >", 1), ("<x:", 1)], 2, 64, 3, 16, 2000, 8)
+@example([("<sip:>", 1), ("<x:b c>", 1), ("<sip:x>", 2)], 2, 64, 3, 16, 2000, 8)  # registered
+@example([("<url:a><url:b><url:c>", 1), ("<URL: http://a.example/>", 1)], 2, 64, 3, 16, 2000, 8)
+@example([("<x+y:a b><x+y:c d><x+y:e f>", 1), ("<x+y:k>", 1)], 2, 64, 3, 16, 2000, 8)
 def test_masked_tags_change_no_angle_alarm(
-    runs: list[tuple[str, int]], copies: int, sample: int, misses: int, masks: int, end: int
+    runs: list[tuple[str, int]],
+    copies: int,
+    sample: int,
+    misses: int,
+    masks: int,
+    end: int,
+    spread: int,
 ) -> None:
     """The leaps' angle search masks recurring tags ("<" to the next "<" or ">") once
-    it has decided one copy; the first "<" it finds is the first the pattern matches
-    in the text unmasked (both scanners' patterns; any number of copies, distance and
-    tags tried and masks made)."""
+    it has decided one copy, and recurring prefixes ("<x:") of a name it does not know;
+    the first "<" it finds is the first the pattern matches in the text unmasked (both
+    scanners' patterns; any number of copies, distance, tags tried and masks made, and
+    prefixes preferred to tags or not)."""
     text = "".join(piece * count for piece, count in runs)
     data = text.encode("ascii", "replace").lower()
     cfg = Scanner()._cfg
@@ -565,6 +591,7 @@ def test_masked_tags_change_no_angle_alarm(
         m.setattr(scanner_module, "_MASK_SAMPLE", sample)
         m.setattr(scanner_module, "_MASK_MISSES", misses)
         m.setattr(scanner_module, "_MASK_MAX", masks)
+        m.setattr(scanner_module, "_MASK_SPREAD", spread)
         for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
             plain = pattern.search(data)
             expected = plain.start() if plain is not None and plain.start() < end else end

@@ -278,12 +278,18 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
 # names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text). The end
 # of the text searched (\Z) stands for more text anywhere after the scheme's colon:
 # the searches end short of the text (a window, a leap's block), and must then match.
+# First what both branches need, once: a word, its colon, no "<" before a ">". Then a
+# registered name (its colon is that word's: the word is possessive and names hold only
+# its characters) with something before the ">"; or a word that is no XML name, with
+# no white space inside and something after its colon ("(?!>)"). Cheapest forms that
+# match the same: "(?:X|)" not "(?:X)?", possessive repeats where what follows cannot
+# be what they give up (about 20% less per "<" of markup than the plain forms).
 _ANGLE_TAIL = (
-    r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+)?"
-    r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:(?:[^<>]++(?:>|\Z)|\Z))"  # first what all need, once
+    r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+|)"
+    r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]*+(?:>|\Z))"
     r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
-    r"|(?![{a}_][{a}0-9_.\-]*:[{a}_][{a}0-9_.\-]*/?\s*>)"
-    r"[{a}][{a}0-9+.\-]{{0,63}}+:[^<>\s]*+[^\S\n]*+(?:>|\Z))"
+    r"|(?![{a}_][{a}0-9_.\-]*+:[{a}_][{a}0-9_.\-]*+/?\s*+>)"
+    r"[{a}][{a}0-9+.\-]{{0,63}}+:(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z))"
 )
 
 
