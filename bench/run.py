@@ -262,6 +262,11 @@ WARMUP_TEXT = (
     '"https://warmup.example/q" [http://warmup.example/%7Ez] x:y <a:b c> \u00e9 \u3002\n'
     "bare http://warmup.example/broken-\nline, http://warmup.example/p[1] q?x[1]#f[1]\n"
     "http://b\u00fccher.example/\u00e9t\u00e9 > quoted <http://warmup.example/\n> z>\n"
+    # Text dense with colons: urimine compiles the patterns of its leaps at the first one.
+    + "ab:" * 60
+    + "tel:1 "
+    + "ab:" * 60
+    + "\n"
 )
 
 

@@ -127,7 +127,7 @@ def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
 
     Never repairs the text. Ports above 65535 are refused only for DEFAULT_PORTS schemes.
     """
-    m = (_abnf.IRI_RE if iri else _abnf.URI_RE).fullmatch(s)
+    m = (_abnf.IRI_RE if iri and not s.isascii() else _abnf.URI_RE).fullmatch(s)
     if m is None:
         return _diagnose(s, iri=iri, absolute=True) or (Reason.NOT_A_URI, 0)
     port = m.group("port")
@@ -146,7 +146,7 @@ def check_reference(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
     m = _abnf.SCHEME_RE.match(s)
     if m and s.startswith(":", m.end()):
         return check_uri(s, iri=iri)
-    if (_abnf.IRELATIVE_REF_RE if iri else _abnf.RELATIVE_REF_RE).fullmatch(s):
+    if (_abnf.IRELATIVE_REF_RE if iri and not s.isascii() else _abnf.RELATIVE_REF_RE).fullmatch(s):
         return None
     return _diagnose(s, iri=iri, absolute=False) or (Reason.NOT_A_URI, 0)
 

@@ -15,7 +15,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
 
 import regex
 
@@ -337,19 +336,21 @@ def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWor
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
     return SchemeWords(
-        re.compile(rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])".encode("ascii")),
-        re.compile(rf"{before}(?:{back})(?![a-z])".encode("ascii")),
-        re.compile(rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))".encode("ascii")),
-        re.compile(
-            rf"<(?=urn:|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})".encode(
-                "ascii"
-            )
-        ),
+        {
+            "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
+            "back_loose": rf"{before}(?:{back})(?![a-z])",
+            "back_strict": rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
+            "angle": rf"<(?=urn:|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})",
+        }
     )
 
 
-class SchemeWords(NamedTuple):
-    """Patterns for the scanner's leaps over dense text (:func:`_scheme_words`)."""
+class SchemeWords:
+    """Patterns for the scanner's leaps over dense text (:func:`_scheme_words`),
+    compiled at the first use of any: text that never needs a leap never pays for them
+    (some 50 ms for a scanner's two sets, at every start of every process)."""
+
+    __slots__ = ("_sources", "angle", "back_loose", "back_strict", "quick")
 
     quick: re.Pattern[bytes]
     """A superset of the next two (all three for the reversed text)."""
@@ -359,6 +360,22 @@ class SchemeWords(NamedTuple):
     """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
     """A ``<`` that may open a candidate."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self._sources = sources
+
+    def __getattr__(self, name: str) -> re.Pattern[bytes]:
+        """A pattern not compiled yet: all are compiled and kept in their slots, read
+        directly from then on (this runs only for a slot not set)."""
+        if name not in self._sources:
+            raise AttributeError(name)
+        for key, source in self._sources.items():
+            setattr(self, key, re.compile(source.encode("ascii")))
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str]]]:
+        """Pickled as its sources (the copy compiles them at its first use)."""
+        return SchemeWords, (self._sources,)
 
 
 # A run of scheme characters too long for the strict pattern of _scheme_words, found
