@@ -127,6 +127,8 @@ def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
 
     Never repairs the text. Ports above 65535 are refused only for DEFAULT_PORTS schemes.
     """
+    # On ASCII text the IRI grammar is the URI grammar (see _abnf): the IRI pattern,
+    # compiled at its first use, is needed for text that is not ASCII only.
     m = (_abnf.IRI_RE if iri and not s.isascii() else _abnf.URI_RE).fullmatch(s)
     if m is None:
         return _diagnose(s, iri=iri, absolute=True) or (Reason.NOT_A_URI, 0)

@@ -626,10 +626,10 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
     further. So such a unit that recurs soon after is decided once, and every copy of
     it masked as "<>>>…" (its last byte kept): the same length, and its "<" kept,
     which is all that a "<" before it reads of it. Tags that differ but share their
-    prefix ("<w:p>", "<w:r w:x='1'>", "<a:b0>", "<a:b1>") are masked by that prefix
-    (:func:`_mask_prefix`). A mask copies the text, so there are at most
-    :data:`_MASK_MAX` of them per search: tags that each recur only a dozen times are
-    not worth one apiece."""
+    prefix ("<a:b0>", "<a:b1>"…), which recurs far more often than each tag, are
+    masked by that prefix (:func:`_mask_prefix`). A mask copies the text, so there are
+    at most :data:`_MASK_MAX` of them per search: tags that each recur only a dozen
+    times are not worth one apiece."""
     start = 0
     misses = _MASK_MISSES if len(text) >= _MASK_FROM else 0
     masks = _MASK_MAX
