@@ -346,6 +346,24 @@ _DENSE_PIECES = st.sampled_from(
 @example(  # a too-long "http:..." ends the scan up to white space: not leapt over
     runs=[("ab:", 45), ("a" * 70 + "-http:", 110), ("\u0130tel:", 11)], leap_min=4, span=256, cut=1
 )
+@example(  # a word passed over runs past the stretch's end: no leap from after it
+    runs=[
+        (
+            "y:b:l:x:b:b:b:o:b:l:a:x:x:b:p:b:b:b:b:b:b:b:o:y:p:a:b:p:a:l:b:y:Main.java:ab"
+            "le/  ab:Main.java:x.y:tel:x http://a.example/ <foo:1> http://a.example/ x.y:"
+            "<foo:1>tel:x ab:tel:x tel:x ab:<foo:1><foo:1>x.y:ab:ab:ab:ab:x.y:ab:aaaaaaaa"
+            "aMain.java: ab:ab:ab:x.y: ab:ab:ab:tel:x aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaMain."
+            "java:aaaaaaaaaax.y::<o:1>/a.example/ x.y:ab:ab:http://a.example/ ab:   x.y:M"
+            "ain.java:ab:Main.java:ab:<foo:1>ab:http://a.example/ x.y:ab:tel:x <foo:1>Mai"
+            "n.java: Main.java:http://a.example/ x.y:tel:x http://a.example/  ab:ab:tel:x"
+            " ab:x.y:http://a.example/ Main.java: x.y:ab:tel:x",
+            1,
+        )
+    ],
+    leap_min=4,
+    span=256,
+    cut=581,
+)
 @pytest.mark.parametrize("rejections", [True, False])
 def test_leaps_change_nothing(
     rejections: bool, runs: list[tuple[str, int]], leap_min: int, span: int, cut: int
@@ -364,6 +382,20 @@ def test_leaps_change_nothing(
         m.setattr(scanner_module._Triggers, "_leap", lambda self, pos: pos)
         stepping = scan(chunks, rejections=rejections)
     assert leaping == stepping
+
+
+def test_a_leap_from_past_the_stretch_end_goes_nowhere() -> None:
+    """A word the dense loop passes over may run past the end of its dense stretch
+    ("Main.java:" across it); a leap from after it has no block and stays where it is.
+    (A fuzz run found such a leap: its block of negative size reached far ahead, and
+    the hits in between were lost.)"""
+    text = "ab:" * 11 + "Main.java:" + "ab:" * 10 + "http://a.example/ <foo:1> " + "ab:" * 80
+    cfg = Scanner()._cfg
+    pos = text.index("Main.java:") + len("Main.java:")
+    for dense_until in range(pos - 40, pos + 1):
+        finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+        finder.dense_until = dense_until
+        assert finder._leap(pos) == pos
 
 
 def test_a_leap_block_ending_inside_an_angle_candidate_stops_before_it() -> None:
@@ -495,6 +527,8 @@ _ANGLE_PIECES = st.sampled_from(
         "<x+y:k>",
         "<url:x>",
         "<urn:x>",
+        "<URL: />",
+        "<URL: /x y>",
         "<o:p>",
         "</o:p>",
         "<w:t/>",

@@ -49,6 +49,9 @@ CASES = [
         "URL:ftp://x.example/y and URL: http://z.example/",
         ["ftp://x.example/y", "http://z.example/"],
     ),
+    # "URL:" then no scheme: "URL" would be the scheme, unregistered, with white space
+    # inside the brackets (as "<x:y z>"): no candidate ("URL:/x" once came out)
+    ("<URL: /x> <URL: />  <URL:  //a.example/b>", []),
     # 3. quotes: the URI ends at the closing quote
     ('"http://www.w3.org/Addressing/", and', ["http://www.w3.org/Addressing/"]),
     ("'http://q.example/a.b'.", ["http://q.example/a.b"]),

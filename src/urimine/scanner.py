@@ -520,6 +520,10 @@ class _Triggers:
         if buf[pos - 1 : pos] != ":":  # a block starts a word: the patterns assume it
             return pos
         stop = min(pos + self.stride, self.dense_until)
+        if stop <= pos:
+            # A word the dense loop passed over ran past the stretch's end: no block
+            # (one of negative size leapt far ahead, over hits).
+            return pos
         # Same length as the text: "?" for anything not ASCII, A-Z lowered (no other
         # character may lower into a letter, as U+212A KELVIN SIGN does with str.lower).
         # Encoded once with the look-ahead a "<" needs (up to the scheme's colon, not cut

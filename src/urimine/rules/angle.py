@@ -211,11 +211,15 @@ def _angle_candidate(
 
 
 def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
-    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace."""
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace.
+    After ``URL:``, the scheme is the one that follows it; without one ("<URL: /x>"),
+    "URL" is the scheme itself (as :func:`_angle_candidate` then has it)."""
     inner = content.strip()
     prefix = _URL_PREFIX.match(inner)
     if prefix:
-        inner = inner[prefix.end() :].lstrip()
+        rest = inner[prefix.end() :].lstrip()
+        if _SCHEME_HEAD.match(rest):
+            inner = rest
     head = _SCHEME_HEAD.match(inner)
     return (
         head is not None
