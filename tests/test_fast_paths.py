@@ -398,6 +398,24 @@ def test_a_leap_from_past_the_stretch_end_goes_nowhere() -> None:
         assert finder._leap(pos) == pos
 
 
+def test_a_leap_that_moves_the_stretch_end_widens_the_next_search() -> None:
+    """The dense loop's probe leaps from the last colon before it; a leap that reaches
+    the stretch's end moves that end on. The search after it then looks as far past
+    the new end as the prefilter needs: with the window of the old end, a colon just
+    before that window's end was cut from what must follow it and passed over (a fuzz
+    run lost a rejection so)."""
+    dense_until = 1000
+    colon = dense_until + rules_module.DENSE_LOOKAHEAD - 1  # the old window's last character
+    text = "a:" * 256 + "x" * (colon - 4 - 512) + " tel:x " + "x" * 2000
+    assert text[colon] == ":"
+    cfg = Scanner()._cfg
+    finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+    finder.dense_until = dense_until
+    finder.stride = 1 << 16
+    assert finder._dense(0)[0] == colon
+    assert finder.dense_until > dense_until  # (the leap did move the end on)
+
+
 def test_a_leap_block_ending_inside_an_angle_candidate_stops_before_it() -> None:
     """Wherever a leap's block ends in ``<tel:l;`` (a candidate over two lines), the leap
     stops before the ``<``: the end of a block stands for more text (a fuzz run found a

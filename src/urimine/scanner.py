@@ -440,7 +440,6 @@ class _Triggers:
         schemes = self.schemes
         skipped = 0
         while True:
-            end = self.dense_until + R.DENSE_LOOKAHEAD  # (a leap may have moved it on)
             probe = pos + _DENSE_PROBE
             m = None
             start = pos
@@ -468,7 +467,10 @@ class _Triggers:
                     m = None
                     start = probe
             if m is None:
-                m = search(buf, start, end)
+                # To the look-ahead past the stretch's end as it is now: a leap above
+                # may have moved it on (with the end before it, a match just before
+                # the new end, whose look-ahead the window cut, was passed over).
+                m = search(buf, start, self.dense_until + R.DENSE_LOOKAHEAD)
             if m is None or m.start() >= self.dense_until:
                 pos = self.dense_until
                 self.dense_until = -1
