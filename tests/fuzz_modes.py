@@ -131,6 +131,8 @@ def main() -> int:
         if mode is None:
             continue
         print(f"text {n}: {mode} mode differs from the sparse finders; shrinking", flush=True)
+        if chunks and differs(text, [], knobs, args.hits_only) is not None:
+            chunks = []  # it fails given whole too: then it can be shrunk
         if not chunks:  # (with chunks, cutting the text moves them: kept whole then)
             text = shrink(text, partial(_fails, knobs=knobs, hits_only=args.hits_only))
         failure = {"text": text, "chunks": chunks, "knobs": knobs, "hits_only": args.hits_only}
