@@ -122,14 +122,19 @@ def split_reference(s: str) -> URI:
     return URI(s, scheme, authority, userinfo, host, port, path, query, fragment)
 
 
+def _needs_iri(s: str, iri: bool) -> bool:
+    """Whether *s* needs the IRI patterns: on ASCII text the IRI grammar is the URI
+    grammar (see _abnf), whose patterns are compiled at import; the IRI ones are
+    compiled at their first use."""
+    return iri and not s.isascii()
+
+
 def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
     """Validate an absolute URI (fragment allowed); None if valid, else (reason, position).
 
     Never repairs the text. Ports above 65535 are refused only for DEFAULT_PORTS schemes.
     """
-    # On ASCII text the IRI grammar is the URI grammar (see _abnf): the IRI pattern,
-    # compiled at its first use, is needed for text that is not ASCII only.
-    m = (_abnf.IRI_RE if iri and not s.isascii() else _abnf.URI_RE).fullmatch(s)
+    m = (_abnf.IRI_RE if _needs_iri(s, iri) else _abnf.URI_RE).fullmatch(s)
     if m is None:
         return _diagnose(s, iri=iri, absolute=True) or (Reason.NOT_A_URI, 0)
     port = m.group("port")
@@ -148,7 +153,7 @@ def check_reference(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
     m = _abnf.SCHEME_RE.match(s)
     if m and s.startswith(":", m.end()):
         return check_uri(s, iri=iri)
-    if (_abnf.IRELATIVE_REF_RE if iri and not s.isascii() else _abnf.RELATIVE_REF_RE).fullmatch(s):
+    if (_abnf.IRELATIVE_REF_RE if _needs_iri(s, iri) else _abnf.RELATIVE_REF_RE).fullmatch(s):
         return None
     return _diagnose(s, iri=iri, absolute=False) or (Reason.NOT_A_URI, 0)
 

@@ -678,11 +678,6 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
 # "<url:" (a prefix to the angle rule). (_unregistered leaves out the rest that the
 # masks must not take: registered names, "urn", names with "+", never XML names.)
 _TAG_PREFIX = re.compile(rb"<(?!url:)[a-z][a-z0-9+.\-]{0,63}+:")
-# After "<name:" of a name that is not registered, what makes the "<" an alarm: the
-# angle pattern's second branch (rules._ANGLE_TAIL), which alone can match there. Not
-# an XML name; something after the colon, without white space but at its end, then
-# ">" or the end of the text searched.
-_PREFIX_ALARM = rb"(?![a-z_][a-z0-9_.\-]*+/?\s*+>)(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z)"
 
 
 @lru_cache(maxsize=256)
@@ -696,7 +691,7 @@ def _unregistered(pattern: re.Pattern[bytes], prefix: bytes) -> bool:
 @lru_cache(maxsize=256)
 def _prefix_alarm(prefix: bytes) -> re.Pattern[bytes]:
     """*prefix* ("<name:") where the angle pattern matches, for a name it does not know."""
-    return re.compile(re.escape(prefix) + _PREFIX_ALARM)
+    return re.compile(re.escape(prefix) + R.PREFIX_ALARM)
 
 
 def _mask_prefix(text: bytes, prefix: bytes, start: int, end: int) -> tuple[bytes, int]:

@@ -283,13 +283,22 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
 # no white space inside and something after its colon ("(?!>)"). Cheapest forms that
 # match the same: "(?:X|)" not "(?:X)?", possessive repeats where what follows cannot
 # be what they give up (about 20% less per "<" of markup than the plain forms).
+# The second branch's two parts after the colon are named, for the scanner's masks of
+# tags by their prefix (PREFIX_ALARM): the rest of an XML name ("<o:p>", "<w:t/>"), and
+# what the colon of an unregistered scheme needs after it.
+_XML_LOCAL = r"[{a}_][{a}0-9_.\-]*+/?\s*+>"
+_UNKNOWN_REST = r"(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z)"
 _ANGLE_TAIL = (
     r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+|)"
     r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]*+(?:>|\Z))"
     r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
-    r"|(?![{a}_][{a}0-9_.\-]*+:[{a}_][{a}0-9_.\-]*+/?\s*+>)"
-    r"[{a}][{a}0-9+.\-]{{0,63}}+:(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z))"
+    r"|(?![{a}_][{a}0-9_.\-]*+:" + _XML_LOCAL + ")"
+    r"[{a}][{a}0-9+.\-]{{0,63}}+:" + _UNKNOWN_REST + ")"
 )
+PREFIX_ALARM = ("(?!" + _XML_LOCAL + ")" + _UNKNOWN_REST).format(a="a-z").encode("ascii")
+"""After ``<name:`` (lowered ASCII), with a name that is neither registered nor has
+``+`` (never an XML name), what makes the leaps' angle pattern match at the ``<``: its
+second branch, the only one that can (see scanner._mask_prefix)."""
 
 
 def _nocase_tree(names: Iterable[str]) -> str:

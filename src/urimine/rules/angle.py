@@ -180,11 +180,11 @@ def _angle_candidate(
         alt_source = _HYPHEN_BREAK.sub("", content)
     uri = _WS.sub("", content) if spaced else content
     context = "angle"
-    prefix = _URL_PREFIX.match(uri)
-    if prefix and _SCHEME_HEAD.match(uri, prefix.end()):
+    unprefixed = _after_url_prefix(uri)
+    if unprefixed is not uri:
         if "url-prefix" not in cfg.rules:
             return Candidate(start, end, "url-prefix", reason=Reason.NOT_A_URI, consume=False)
-        uri = uri[prefix.end() :]
+        uri = unprefixed
         context = "url-prefix"
     elif "angle" not in cfg.rules:
         return Candidate(start, end, context, reason=Reason.NOT_A_URI, consume=False)
@@ -211,18 +211,24 @@ def _angle_candidate(
 
 
 def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
-    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace.
-    After ``URL:``, the scheme is the one that follows it; without one ("<URL: /x>"),
-    "URL" is the scheme itself (as :func:`_angle_candidate` then has it)."""
-    inner = content.strip()
-    prefix = _URL_PREFIX.match(inner)
-    if prefix:
-        rest = inner[prefix.end() :].lstrip()
-        if _SCHEME_HEAD.match(rest):
-            inner = rest
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace
+    (the scheme after ``URL:`` as :func:`_after_url_prefix` finds it)."""
+    inner = _after_url_prefix(content.strip())
     head = _SCHEME_HEAD.match(inner)
     return (
         head is not None
         and head.group(1).lower() not in cfg.schemes
         and _WS.search(inner) is not None
     )
+
+
+def _after_url_prefix(text: str) -> str:
+    """*text* after a leading ``URL:`` and the white space after it, when a scheme
+    follows; else *text* itself (the same object): without one ("<URL: /x>"), "URL" is
+    the scheme."""
+    prefix = _URL_PREFIX.match(text)
+    if prefix is not None:
+        rest = text[prefix.end() :].lstrip()
+        if _SCHEME_HEAD.match(rest):
+            return rest
+    return text
