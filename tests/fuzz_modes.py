@@ -49,6 +49,7 @@ TOKENS = [
 ]
 KNOBS = {
     "_LEAP_MIN": [4, 64, 1024],
+    "_LEAP_FLOOR": [1, 16, 128],
     "_DENSE_SPAN": [256, 4096, 1 << 16],
     "_MASK_FROM": [0, 8192],
     "_MASK_COPIES": [1, 2, 8],

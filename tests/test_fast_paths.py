@@ -342,9 +342,14 @@ _DENSE_PIECES = st.sampled_from(
     st.sampled_from([4, 64, 1024]),
     st.sampled_from([256, 4096, 1 << 16]),
     st.integers(1, 5000),
+    st.sampled_from([1, 16, 128]),
 )
 @example(  # a too-long "http:..." ends the scan up to white space: not leapt over
-    runs=[("ab:", 45), ("a" * 70 + "-http:", 110), ("\u0130tel:", 11)], leap_min=4, span=256, cut=1
+    runs=[("ab:", 45), ("a" * 70 + "-http:", 110), ("\u0130tel:", 11)],
+    leap_min=4,
+    span=256,
+    cut=1,
+    leap_floor=128,
 )
 @example(  # a word passed over runs past the stretch's end: no leap from after it
     runs=[
@@ -363,20 +368,27 @@ _DENSE_PIECES = st.sampled_from(
     leap_min=4,
     span=256,
     cut=581,
+    leap_floor=128,
 )
 @pytest.mark.parametrize("rejections", [True, False])
 def test_leaps_change_nothing(
-    rejections: bool, runs: list[tuple[str, int]], leap_min: int, span: int, cut: int
+    rejections: bool,
+    runs: list[tuple[str, int]],
+    leap_min: int,
+    span: int,
+    cut: int,
+    leap_floor: int,
 ) -> None:
     """Dense text gives the same hits and rejections with and without the leaps, for
-    any first block size, dense stretch length (a leap to a stretch's end lengthens
-    it) and wherever a chunk ends; and the same hits for a scanner of hits only, which
-    passes over more."""
+    any first block size, least block after a stopped leap, dense stretch length (a
+    leap to a stretch's end lengthens it) and wherever a chunk ends; and the same hits
+    for a scanner of hits only, which passes over more."""
     text = "".join(piece * count for piece, count in runs)
     chunks = [text[:cut], text[cut:]]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_LEAP_MIN", leap_min)
         m.setattr(scanner_module, "_LEAP_SHORT", leap_min // 4)
+        m.setattr(scanner_module, "_LEAP_FLOOR", leap_floor)
         m.setattr(scanner_module, "_DENSE_SPAN", span)
         leaping = scan(chunks, rejections=rejections)
         m.setattr(scanner_module._Triggers, "_leap", lambda self, pos: pos)
@@ -509,21 +521,24 @@ def _forward(
 def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None:
     """A leap stops at the first name a rule might take, found with patterns for the
     text reversed (faster); the place must be where the same rules written forwards
-    find it first, and the quick pattern must miss none; for a scanner of hits only,
-    a name that needs "//" counts only with it. The long-run test is the regex it
-    replaces."""
+    find it first, and the quick pattern (the leap asks the full set's, for both sets)
+    must miss none and find none later in the reversed block, where the search for
+    them starts; for a scanner of hits only, a name that needs "//" counts only with
+    it. The long-run test is the regex it replaces."""
     cfg = Scanner()._cfg
     back = block[::-1]
     names = frozenset(n for n in cfg.schemes if n.isascii())
+    quick = cfg.scheme_words.quick.search(back)
     for words, slashed in ((cfg.scheme_words, frozenset()), (cfg.hit_words, AUTHORITY_SCHEMES)):
         loose, strict = _forward(names, slashed)
         for forward, backward in ((loose, words.back_loose), (strict, words.back_strict)):
             m = forward.search(block)
-            first = scanner_module._first_alarm(back, len(block), backward)
+            found = backward.search(back)
+            assert found is None or (quick is not None and quick.start() <= found.start())
+            first = len(block)
+            if quick is not None:
+                first = scanner_module._first_alarm(back, len(block), quick.start(), backward)
             assert first == (m.start() if m else len(block))
-            if m:
-                quick = words.quick.search(back)
-                assert quick is not None and quick.start() <= len(block) - m.end()
     assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))
 
 

@@ -62,6 +62,9 @@ _DENSE_PROBE = 512  # a stretch with no match this long ...
 _DENSE_FEW = 4  # ... and fewer plain ":" and "<" than this in it ends early
 _LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
+# The least block after a leap a name stopped: twice the way to that name, so a leap
+# among frequent hits ("ab:ab:…tel:1 ab:ab:…") searches about what it passes over.
+_LEAP_FLOOR = 1 << 7
 _LEAP_MAX = 1 << 16
 _NONE = 1 << 62  # a trigger finder's "none left": after every index
 _LEAP_SHORT = 8  # a leap stopped this early (two or three words) did not pay for itself
@@ -537,17 +540,21 @@ class _Triggers:
         words = self.words
         back = block[::-1]
         first = size
-        if words.quick.search(back, len(block) - size) is not None:
+        quick = words.quick.search(back, len(block) - size)
+        if quick is not None:
+            # The patterns below find subsets of what quick finds: none starts before it.
+            since = quick.start()
             if self.hit_words is not None and self._short_runs(pos, stop):
                 words = self.hit_words
-            first = _first_alarm(back, size, words.back_strict if self.strict else words.back_loose)
+            pattern = words.back_strict if self.strict else words.back_loose
+            first = _first_alarm(back, size, since, pattern)
             if self.strict and R.long_run(block, first):
-                first = _first_alarm(back, size, words.back_loose)  # a long run before it
+                first = _first_alarm(back, size, since, words.back_loose)  # a long run before it
         if b"<" in block:
             first = _angle_alarm(ahead, words.angle, first)
         if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1
-            self.stride = min(max(2 * first, _LEAP_MIN), _LEAP_MAX)
+            self.stride = min(max(2 * first, _LEAP_FLOOR), _LEAP_MAX)
             self.patience = 1
             if stop == self.dense_until and first == size:
                 # Leapt to the stretch's end: the text is as dense as ever, and the
@@ -706,14 +713,15 @@ def _mask_prefix(text: bytes, prefix: bytes, start: int, end: int) -> tuple[byte
     return text.replace(prefix, b"<" + b">" * (len(prefix) - 2) + b":"), end
 
 
-def _first_alarm(back: bytes, size: int, pattern: re.Pattern[bytes]) -> int:
+def _first_alarm(back: bytes, size: int, since: int, pattern: re.Pattern[bytes]) -> int:
     """Where the first name *pattern* finds in the first *size* bytes of a block starts,
     or *size*; *back* is the block reversed (*pattern* is for reversed text, see
-    rules.SchemeWords), so the first name is the last match. One search tells whether
-    there is any; the last is then looked for in a widening window at the end of
-    *back*, so that search costs what the leap gains."""
+    rules.SchemeWords), so the first name is the last match, and none starts before
+    index *since* of *back*. One search tells whether there is any; the last is then
+    looked for in a widening window at the end of *back*, so that search costs what
+    the leap gains."""
     n = len(back)
-    any_one = pattern.search(back, n - size)
+    any_one = pattern.search(back, since)
     if any_one is None:
         return size
     width = 256

@@ -95,10 +95,9 @@ _STOP = (
     r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
 )
 _RUN_CHAR = f"[^{_STOP}]"
-_STOP_CHAR = re.compile(f"[{_STOP}]")
-STOP_CHAR = _STOP_CHAR
+STOP_CHAR = re.compile(f"[{_STOP}]")
 """A character that ends a run of URI characters (a bare candidate)."""
-RUN_CHARS = bytes(ord(" ") if _STOP_CHAR.match(chr(c)) else ord("a") for c in range(256))
+RUN_CHARS = bytes(ord(" ") if STOP_CHAR.match(chr(c)) else ord("a") for c in range(256))
 """For ``bytes.translate`` of ASCII text: ``a`` for a character a run of URI characters
 may hold (``?``, standing for any other, among them), a space for the others."""
 ASCII_STOP = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 32) + "]"

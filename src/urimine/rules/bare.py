@@ -17,11 +17,11 @@ from urimine.rules import (
     _SCHEME_MAX,
     _SCHEME_RUN,
     _SCHEME_SEPARATORS,
-    _STOP_CHAR,
     _TRAIL,
     _URL_PREFIX_BACK,
     _URN_TEXT,
     SCHEME_NEAR,
+    STOP_CHAR,
     Candidate,
     Config,
     Pending,
@@ -151,9 +151,9 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
         return None
     if i + 1 == len(buf):
         return None if final else Pending
-    if _STOP_CHAR.match(buf, i + 1):
+    if STOP_CHAR.match(buf, i + 1):
         return None  # "Note: ", "http:" at a line end: nothing follows the colon
-    if buf.startswith("//", i + 1) and _STOP_CHAR.match(buf, i + 3):
+    if buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3):
         # "http:// ", "urn://<": nothing after the slashes either, for every scheme (as
         # the scanner's dense prefilter, which passes over such colons, has it).
         return None
