@@ -56,6 +56,7 @@ KNOBS = {
     "_MASK_SAMPLE": [16, 2048],
     "_MASK_MAX": [1, 16],
     "_MASK_SPREAD": [0, 8],
+    "_SLICE": [1 << 20, 4096, 37],  # Scanner.hits only (the leaping scanner of hits)
 }
 _LEAP = scanner_module._Triggers._leap
 
@@ -64,7 +65,9 @@ def scan(
     text: str, chunks: list[int], mode: str, knobs: dict[str, int], hits_only: bool
 ) -> list[Any]:
     """Everything a scanner reports for *text* fed in *chunks* (then the rest), with
-    only the sparse finders, dense mode without leaps, or dense mode with leaps."""
+    only the sparse finders, dense mode without leaps, or dense mode with leaps. A
+    leaping scanner of hits only is given the pieces through Scanner.hits, whose final
+    scan pauses every _SLICE characters."""
     saved = {
         name: getattr(scanner_module, name) for name in [*knobs, "_DENSE_MISSES", "_LEAP_SHORT"]
     }
@@ -78,6 +81,12 @@ def scan(
         scanner = Scanner(rejections=not hits_only)
         out: list[Any] = []
         at = 0
+        if hits_only and mode == "leap":
+            pieces = []
+            for size in chunks:
+                pieces.append(text[at : at + size])
+                at += size
+            return list(scanner.hits([*pieces, text[at:]]))
         for size in chunks:
             out += scanner.feed(text[at : at + size])
             at += size

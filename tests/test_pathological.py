@@ -150,6 +150,28 @@ def test_hostile_input_scales_linearly(name: str) -> None:
     assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
 
 
+def _hits_time(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        for _hit in Scanner().hits([text]):
+            pass
+        best = min(best, time.process_time() - started)
+    return max(best, 1e-4)
+
+
+def test_a_long_text_given_whole_scales_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text given whole is scanned a slice at a time (Scanner.hits); a text with hits
+    in every slice but no "<" at all once cost a search for "<" to its end in every
+    slice: time quadratic in its length. Slices are made small here so that it shows
+    at a test's size."""
+    monkeypatch.setattr(scanner_module, "_SLICE", 4096)
+    line = "See https://a.example/x for more on the topic of today's text, in prose.\n"
+    small = _hits_time(_fill(line, SIZE // 2))
+    large = _hits_time(_fill(line, SIZE * 4))
+    assert large / small < 8 * 2, f"x8 input took {large / small:.1f}x time"
+
+
 def test_masking_recurring_tags_never_costs_much() -> None:
     """The leaps mask a recurring tag once decided (scanner._angle_alarm): tags that
     recur, but each only a dozen times, must not cost much more than tags that never

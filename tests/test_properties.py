@@ -113,7 +113,8 @@ def test_offsets_slice_back_and_hits_are_ordered(text: str) -> None:
 @given(TEXT, st.sampled_from([1, 2, 5, 17, 64]), st.integers(0, 300))
 def test_pausing_the_final_scan_changes_nothing(text: str, slice_: int, cut: int) -> None:
     """Scanner.hits pauses its final scan every _SLICE characters (bounded memory for a
-    text given whole): the hits are those of one scan, chunked or not."""
+    text given whole), keeping the sparse finders' next triggers from one pause to the
+    next: the hits are those of one scan, chunked or not."""
     whole = [h for h in scan([text]) if isinstance(h, Hit)]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_SLICE", slice_)

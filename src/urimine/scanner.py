@@ -97,6 +97,11 @@ class Scanner:
         self._pending_len = 0
         self._need = 0  # pending characters wanted before the next scan
         self._closed = False
+        # While a final scan is paused (Scanner.hits: the text given whole, a slice at a
+        # time), the sparse finders' next "<" and ":" in that text: a search that found
+        # none went to its end, and done again for every slice it cost the whole text
+        # each time, time quadratic in a long text without one of the two.
+        self._found: tuple[str, int, int] | None = None
         # line/column bookkeeping: absolute offset up to which newlines are counted,
         # the line number there (1-based) and where that line starts.
         self._lc_pos = 0
@@ -184,6 +189,9 @@ class Scanner:
             None if self._want_rejections else cfg.hit_words,
             cfg.max_len,
         )
+        if self._found is not None and self._found[0] is buf:
+            finder.next_colon, finder.next_lt = self._found[1:]
+        self._found = None
         base = self._base
         floor = max(self._floor - base, 0)
         want_rejections = self._want_rejections
@@ -202,6 +210,7 @@ class Scanner:
                 break
             if i >= stop > 0:
                 self._buf, self._pos, self._floor = buf, i, base + floor
+                self._found = buf, finder.next_colon, finder.next_lt
                 return out
             res: Candidate | Shortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
