@@ -44,8 +44,11 @@ DEFAULT_MAX_CANDIDATE_LEN = 8192
 _LOOKBEHIND = R.LINE_LOOKBEHIND + 80
 # Text is scanned once at least this much is pending (amortises the look-behind copy).
 _MIN_BATCH = 1 << 16
-# Text scanned at a time at most when a long chunk is given whole (Scanner.hits).
-_SLICE = 1 << 20
+# Text scanned at a time at most when a long chunk is given whole (Scanner.hits). Its
+# hits are held in a list until handed over: the fewer, the fewer objects the garbage
+# collector's passes meet (a text of nothing but short URIs: 20% faster than at 1 MiB;
+# ordinary text the same).
+_SLICE = 1 << 16
 
 _WHITESPACE = re.compile(r"\s")
 # Hits are made as tuples: a named tuple's own __new__ is a Python call, twice the cost.
