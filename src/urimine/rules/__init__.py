@@ -119,9 +119,12 @@ LT_TRIGGER = re.compile(
 )
 # A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
 # "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
-_NOT_AFTER_DIGITS = "".join(rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5))
-# (The look-behind first: a colon after a colon, "::::", fails it at once.)
-COLON_TRIGGER = re.compile(rf":(?<=[A-Za-z0-9+.\-]:)(?=[^{_STOP}]){_NOT_AFTER_DIGITS}")
+_NOT_AFTER_DIGITS = [rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5)]
+# (The look-behind first: a colon after a colon, "::::", fails it at once; then one
+# digit alone, "1:1:1:", before the look-ahead that fails "Subject: ".)
+COLON_TRIGGER = re.compile(
+    rf":(?<=[A-Za-z0-9+.\-]:){_NOT_AFTER_DIGITS[0]}(?=[^{_STOP}])" + "".join(_NOT_AFTER_DIGITS[1:])
+)
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
