@@ -101,9 +101,9 @@ class Scanner:
         self._need = 0  # pending characters wanted before the next scan
         self._closed = False
         # While a final scan is paused (Scanner.hits: the text given whole, a slice at a
-        # time), the sparse finders' next "<" and ":" in that text: a search that found
-        # none went to its end, and done again for every slice it cost the whole text
-        # each time, time quadratic in a long text without one of the two.
+        # time), the text and the sparse finders' next ":" and "<" in it, for the next
+        # slice: a search that finds none goes to the end of the text, and redone for
+        # every slice it made the time quadratic in a long text without one of the two.
         self._found: tuple[str, int, int] | None = None
         # line/column bookkeeping: absolute offset up to which newlines are counted,
         # the line number there (1-based) and where that line starts.
