@@ -79,6 +79,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "quotes": lambda n: '"' * n,
     "quoted code": lambda n: '> x << "s" << std::endl;\n' * (n // 25),
     "urn: repeated": lambda n: "urn:" * (n // 4),
+    # Neither an NID after "urn:" (seed 003 2.1) nor a 1993 URN's shape (seed 000 3.3):
+    # each once cost a trip through the rules; "<URN:" read on for a ">" 1024 characters.
+    "urn: without an NID": lambda n: "urn:a:" * (n // 6),
+    "1993 URN shapes that fail": lambda n: "<URN:a:b:" * (n // 9),
     # From real mail (usrp-users.mbox): a quoted table after "<td:", the quote markers
     # read as closing brackets of a multi-line angle candidate.
     "quoted table after <td:": lambda n: _fill(

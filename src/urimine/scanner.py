@@ -57,6 +57,8 @@ _COLON_SEARCH = R.COLON_TRIGGER.search
 _STOP_SEARCH = R.STOP_CHAR.search
 _ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
+# What an NID starts with (seed 003 2.1): "urn:" without it is no hit (BAD_NID).
+_NID_START = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]")
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
@@ -191,6 +193,7 @@ class Scanner:
             cfg.scheme_words,
             None if self._want_rejections else cfg.hit_words,
             cfg.max_len,
+            cfg.nid_words,
         )
         if self._found is not None and self._found[0] is buf:
             finder.next_colon, finder.next_lt = self._found[1:]
@@ -370,6 +373,7 @@ class _Triggers:
         "misses",
         "next_colon",
         "next_lt",
+        "nid_words",
         "patience",
         "schemes",
         "strict",
@@ -388,6 +392,7 @@ class _Triggers:
         words: R.SchemeWords,
         hit_words: R.SchemeWords | None = None,
         max_len: int = 8192,
+        nid_words: R.SchemeWords | None = None,
     ) -> None:
         self.buf = buf
         self.dense = dense
@@ -397,9 +402,13 @@ class _Triggers:
         """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
         self.hit_words = hit_words
         """For a scanner of hits only, :attr:`rules.Config.hit_words`: a name that
-        needs ``//`` counts only with it. Not where that name's run may be too long
-        (a too-long candidate ends the scan up to the next white space: see
-        :meth:`_short_runs`)."""
+        needs ``//`` counts only with it, and ``urn`` only before an NID. Not where
+        the first's run may be too long (a too-long candidate ends the scan up to the
+        next white space: see :meth:`_short_runs`)."""
+        self.nid_words = nid_words or words
+        """For a scanner of hits only, where a run may be too long for
+        :attr:`hit_words`: :attr:`rules.Config.nid_words` (``urn`` only before an NID,
+        which is never too long: without an NID it is rejected at once)."""
         self.max_len = max_len
         self.leap_from = 0
         self.stride = _LEAP_MIN
@@ -499,15 +508,21 @@ class _Triggers:
                 # dotted word it accepts only for a name after the last dot
                 # ("e.g.http:"; not "Main.java:").
                 # A scanner that reports hits only passes over a name that needs "//"
-                # without it too (the colon rule could only reject it: "http:x").
+                # without it too, and "urn" before no NID (the colon rule could only
+                # reject them: "http:x", "urn:a:").
                 word = m.group()[:-1].lower()
                 if word not in schemes:
                     word = word[word.rfind(".") + 1 :]
                 if word not in schemes or (
                     self.hit_words is not None
-                    and word in AUTHORITY_SCHEMES
-                    and not buf.startswith("//", m.end())
-                    and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
+                    and (
+                        (
+                            word in AUTHORITY_SCHEMES
+                            and not buf.startswith("//", m.end())
+                            and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
+                        )
+                        or (word == "urn" and _NID_START.match(buf, m.end()) is None)
+                    )
                 ):
                     pos = m.end()
                     skipped += 1
@@ -556,8 +571,8 @@ class _Triggers:
         if quick is not None:
             # The patterns below find subsets of what quick finds: none starts before it.
             since = quick.start()
-            if self.hit_words is not None and self._short_runs(pos, stop):
-                words = self.hit_words
+            if self.hit_words is not None:
+                words = self.hit_words if self._short_runs(pos, stop) else self.nid_words
             pattern = words.back_strict if self.strict else words.back_loose
             first = _first_alarm(back, size, since, pattern)
             if self.strict and R.long_run(block, first):
@@ -648,15 +663,16 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
     Markup repeats its tags, and the pattern costs some 100 ns at every "<" of them
     (``<td:x>``, ``<w:r>``). Whether it matches at a "<" is decided by the bytes from
     there to the first "<" or ">" after it, that one included: no branch reads
-    further. So such a unit that recurs soon after is decided once, and every copy of
-    it masked as "<>>>…" (its last byte kept): the same length, and its "<" kept,
-    which is all that a "<" before it reads of it. Tags that differ but share their
+    further but a 1993 URN's, which may hold a raw "<" (a text with ``<urn:`` is
+    searched unmasked). So such a unit that recurs soon after is decided once, and
+    every copy of it masked as "<>>>…" (its last byte kept): the same length, and its
+    "<" kept, which is all that a "<" before it reads of it. Tags that differ but share their
     prefix ("<a:b0>", "<a:b1>"…), which recurs far more often than each tag, are
     masked by that prefix (:func:`_mask_prefix`). A mask copies the text, so there are
     at most :data:`_MASK_MAX` of them per search: tags that each recur only a dozen
     times are not worth one apiece."""
     start = 0
-    misses = _MASK_MISSES if len(text) >= _MASK_FROM else 0
+    misses = _MASK_MISSES if len(text) >= _MASK_FROM and b"<urn:" not in text else 0
     masks = _MASK_MAX
     while misses and masks:
         m = _TAG_START.search(text, start)

@@ -165,6 +165,16 @@ _URN_TEXT = re.compile(
 )
 # seed 000 3.3: "<URN:" ... ">" with "\" escaping ":", ">", "\" and space.
 _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
+# Its shape (seed 000 3.3, 5): after "<URN:" four components three colons apart, no
+# component holding ":" unescaped; every span a valid 1993 URN fills has it. Tried
+# first: where it fails, at the fourth colon ("<URN:a:b:<URN:a:b:…"), the span pattern
+# read on up to 1024 characters for a ">", and then gave back every one of them.
+_LEGACY_PART = r"[^\\>\s:]*+(?:\\[^\r\n][^\\>\s:]*+)*+"  # (escapes unrolled: one class a step)
+LEGACY_SHAPE = regex.compile(rf"<[Uu][Rr][Nn]:(?:{_LEGACY_PART}:){{3}}{_LEGACY_PART}>")
+# After "<URN:", what the prefilters need for a 1993 URN, in one pass: at most three
+# colons (a superset of the shape), then ">" or the end of the text searched (a
+# window's or a block's end) within it.
+_LEGACY_AHEAD = rf"(?:{_LEGACY_PART}:){{0,3}}+{_LEGACY_PART}(?:>|\\?\Z)"
 _TRAIL = frozenset(".,;:!?'\"")
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
@@ -198,8 +208,12 @@ class Config:
     (see :func:`_scheme_words`)."""
     hit_words: SchemeWords = field(repr=False)
     """The same for a scanner that reports hits only: a name of
-    :data:`~urimine.schemes.AUTHORITY_SCHEMES` counts only with ``//`` after its colon
-    (without, the colon rule can only reject it)."""
+    :data:`~urimine.schemes.AUTHORITY_SCHEMES` counts only with ``//`` after its colon,
+    ``urn`` only before the start of an NID (without, the colon rule can only reject
+    them)."""
+    nid_words: SchemeWords = field(repr=False)
+    """The same, for runs that may be too long for :attr:`hit_words`: only ``urn``
+    counts only before the start of an NID."""
     seen: Memo[str, tuple[str, str] | None] = field(
         default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
     )
@@ -248,7 +262,8 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
             min(map(len, schemes)) <= 1 or "any-scheme" in chosen, frozenset(schemes)
         ),
         scheme_words=_scheme_words(frozenset(schemes), frozenset()),
-        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES),
+        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES, nid=True),
+        nid_words=_scheme_words(frozenset(schemes), frozenset(), nid=True),
     )
 
 
@@ -264,12 +279,13 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
     # Then, as the angle rule: a registered scheme, or else one run without inner
     # white space that is not an XML name ("<o:p>", "<w:t/>": markup, dismissed; see
-    # rules.angle._angle_candidate). A 1993 URN may hold a raw "<", so "<URN:" always
-    # triggers. The word repeats are possessive: ":" is not in their class, so no
-    # shorter word could end at one, and a run of 70 letters before a colon is given up
-    # at once, not 63 times.
+    # rules.angle._angle_candidate). A 1993 URN may hold a raw "<": "<URN:" triggers
+    # wherever one may stand (its shape, _LEGACY_AHEAD). The word repeats are
+    # possessive: ":" is not in their class, so no shorter word could end at one, and a
+    # run of 70 letters before a colon is given up at once, not 63 times.
     return re.compile(
-        rf"<(?=[Uu][Rr][Nn]:|{_ANGLE_TAIL.format(names=_nocase_tree(schemes), a='A-Za-z')})"
+        rf"<(?=[Uu][Rr][Nn]:{_LEGACY_AHEAD}"
+        rf"|{_ANGLE_TAIL.format(names=_nocase_tree(schemes), a='A-Za-z')})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
@@ -315,7 +331,9 @@ SEEN_MAX = 4096
 
 
 @cache
-def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWords:
+def _scheme_words(
+    schemes: frozenset[str], slashed: frozenset[str], nid: bool = False
+) -> SchemeWords:
     # The leaps (scanner._Triggers._leap) look for the first place in a block where a
     # name of *schemes* then ":" may stand, in the text encoded to ASCII with "?" for
     # anything else and lower-cased: the same length as the text, and only A-Z
@@ -336,13 +354,19 @@ def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWor
     # characters as the shortest name has (the engine's cheapest test): it tells at
     # once that a block holds none. Angle (not reversed): a "<" the prefilter's first
     # branch could match, the end of the text searched standing for the end of its
-    # window. A name of *slashed* counts only with "//" after its colon.
+    # window. A name of *slashed* counts only with "//" after its colon; with *nid*,
+    # "urn" only before what an NID starts with (seed 003 2.1: a letter or digit, then
+    # one of those or "-"): without it, the URN rule can only reject (BAD_NID).
     ascii_names = [name for name in schemes if name.isascii()]  # 3.1: others never match
-    plain = [name[::-1] for name in ascii_names if name not in slashed]
+    urn_nid = nid and "urn" in ascii_names
+    apart = slashed | {"urn"} if urn_nid else slashed  # names with a branch of their own
+    plain = [name[::-1] for name in ascii_names if name not in apart]
     needs = [name[::-1] for name in ascii_names if name in slashed]
     branches = [word_tree(plain)] if plain else []
     if needs:
         branches.append(rf"(?<=//:)(?:{word_tree(needs)})")
+    if urn_nid:
+        branches.append(r"(?<=[a-z0-9\-][a-z0-9]:)nru")
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
@@ -351,7 +375,8 @@ def _scheme_words(schemes: frozenset[str], slashed: frozenset[str]) -> SchemeWor
             "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
             "back_loose": rf"{before}(?:{back})(?![a-z])",
             "back_strict": rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
-            "angle": rf"<(?=urn:|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})",
+            "angle": rf"<(?=urn:{_LEGACY_AHEAD}"
+            rf"|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})",
         }
     )
 

@@ -17,6 +17,7 @@ from urimine.rules import (
     _URL_PREFIX,
     _WS,
     _XML_NAME,
+    LEGACY_SHAPE,
     Candidate,
     Config,
     Pending,
@@ -152,11 +153,15 @@ def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Can
 
 
 def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
-    m = _LEGACY_SPAN.match(buf, i, partial=not final)
+    """A 1993 URN at the ``<`` at *i*, or None (the angle rule then decides)."""
+    shape = LEGACY_SHAPE.match(buf, i, partial=not final)
+    if shape is None:
+        return None  # (nor would the span below be a valid one)
+    if shape.partial:
+        return Pending
+    m = _LEGACY_SPAN.match(buf, i)
     if m is None:
         return None
-    if m.partial:
-        return Pending
     text = m.group()
     if check_legacy_urn(text) is not None:
         return None  # perhaps a modern URN in brackets: let the angle rule decide
