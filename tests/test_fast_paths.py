@@ -738,3 +738,54 @@ def test_short_runs_never_passes_a_long_run(
         assert not long_run
     if text.isascii():
         assert short == (not long_run)
+
+
+def _hyphen_join_stepwise(
+    cfg: rules_module.Config, buf: str, s: int, e: int, final: bool
+) -> tuple[str, str, int] | object | None:
+    """The join at hyphens and line breaks as the rule was first written: a match of
+    the break and one of the run, piece by piece (seed 002 Appendix E)."""
+    gap = rules_module._hyphen_gap(rules_module.quote_depth(buf, s))
+    pieces = [buf[s:e]]
+    while pieces[-1].endswith("-"):
+        g = gap.match(buf, e, partial=not final)
+        if g is None:
+            break
+        if g.partial:
+            return rules_module.Pending
+        run_end = bare._run_end(cfg, buf, g.end(), final)
+        if run_end < 0:
+            return rules_module.Pending
+        if run_end - s >= cfg.max_len:
+            break
+        pieces.append(buf[g.end() : run_end])
+        e = run_end
+    return ("".join(pieces), pieces[-1], e) if len(pieces) > 1 else None
+
+
+_CHAIN_PIECES = st.sampled_from(
+    ["a-", "b", "-", "x-y-", "c", "--", "\n", " \n", "\n ", "\r\n", "\n>", "\n> ", "\n>>", " "]
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(_CHAIN_PIECES, max_size=40).map("".join),
+    st.sampled_from(["", "> ", ">> "]),
+    st.sampled_from([24, 40, 8192]),
+    st.booleans(),
+)
+@example("\nb-\nb-\nb", "", 24, True)  # a piece that reaches the length bound
+@example("\nb-\nb-\nb-", "", 8192, False)  # the text ends in a piece: more may come
+def test_hyphen_chain_in_one_match_joins_as_piece_by_piece(
+    rest: str, quote: str, max_len: int, final: bool
+) -> None:
+    """bare._hyphen_join takes the chain of pieces in one match, then steps on from
+    there as the rule was first written: the same pieces joined, the same last piece,
+    the same end, and Pending where the text could still go on (with quote markers,
+    a length bound anywhere in the chain, the text cut anywhere)."""
+    cfg = rules_module.Config.build("default", max_len, ())
+    first = quote + "http://a.example/x-"
+    buf = first + "\n" + rest
+    s, e = len(quote), len(first)
+    assert bare._hyphen_join(cfg, buf, s, e, final) == _hyphen_join_stepwise(cfg, buf, s, e, final)

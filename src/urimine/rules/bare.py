@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
@@ -26,6 +28,8 @@ from urimine.rules import (
     Config,
     Pending,
     Shortcut,
+    _hyphen_breaks,
+    _hyphen_chain,
     _hyphen_gap,
     _PendingType,
     _validate,
@@ -228,19 +232,20 @@ def _bare_uri(
             e, closed = k, True
     elif quote == '"':
         closed = e < len(buf) and buf[e] == '"'
-    pieces = [buf[s:e]]
-    if not closed and "hyphen" in cfg.rules and pieces[0].endswith("-"):
+    whole = buf[s:e]  # the pieces joined (one but after a hyphen at a line end)
+    last = ""  # the last piece, when there are more
+    if not closed and "hyphen" in cfg.rules and whole.endswith("-"):
         joined = _hyphen_join(cfg, buf, s, e, final)
         if isinstance(joined, _PendingType):
             return Pending
         if joined is not None:
-            pieces, e = joined
-    uri = "".join(pieces)
+            whole, last, e = joined
+    uri = whole
     if closed:
         found = _validate(cfg, uri, scheme, bare=True)
     else:
-        uri, found = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", len(pieces) == 1)
-        e -= sum(map(len, pieces)) - len(uri)
+        uri, found = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", not last)
+        e -= len(whole) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
     raw_end = e + 1 if closed else e
@@ -250,9 +255,11 @@ def _bare_uri(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
     alternative = None
-    trimmed = sum(map(len, pieces)) - len(uri)
-    if len(pieces) > 1 and trimmed < len(pieces[-1]):
-        alt = "".join(p[:-1] for p in pieces[:-1]) + pieces[-1][: len(pieces[-1]) - trimmed]
+    trimmed = len(whole) - len(uri)
+    if last and trimmed < len(last):
+        # The other reading: the hyphens before the breaks were theirs, not the URI's.
+        other = _hyphen_breaks(quote_depth(buf, s), True).sub("", buf[s : e + trimmed])
+        alt = other[: len(other) - trimmed]
         if _validate(cfg, alt, scheme, bare=True) is None:
             alternative = alt
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
@@ -300,12 +307,27 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
 
 def _hyphen_join(
     cfg: Config, buf: str, s: int, e: int, final: bool
-) -> tuple[list[str], int] | _PendingType | None:
-    """Join the pieces of a URI broken after a hyphen at line ends (Appendix E)."""
-    gap = _hyphen_gap(quote_depth(buf, s))
-    pieces = [buf[s:e]]
-    total = e - s
-    while pieces[-1].endswith("-"):
+) -> tuple[str, str, int] | _PendingType | None:
+    """Join the pieces of a URI broken after a hyphen at line ends (Appendix E), the
+    first ``buf[s:e]``: the pieces joined, the last piece, and where it ends. None: no
+    piece follows the first."""
+    depth = quote_depth(buf, s)
+    gap = _hyphen_gap(depth)
+    first_end = last_start = e
+    # The chain in one match, short of the length bound (a piece must end before it)
+    # and of the end of the text. A piece that reaches either is given back: the loop
+    # below takes each step after the last piece kept, with every check (the bound,
+    # and text still to come), and the chain leaves it one step at most.
+    stop = min(s + cfg.max_len - 1, len(buf))
+    end = _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
+    if end > e:
+        start = _piece_start(buf, first_end, end, gap)
+        if end < stop:
+            last_start, e = start, end
+        elif start > first_end:  # given back: the piece before it ends its break's start
+            e = buf.rindex("-", first_end - 1, start) + 1
+            last_start = _piece_start(buf, first_end, e, gap)
+    while buf[e - 1] == "-":
         g = gap.match(buf, e, partial=not final)
         if g is None:
             break
@@ -314,12 +336,25 @@ def _hyphen_join(
         run_end = _run_end(cfg, buf, g.end(), final)
         if run_end < 0:
             return Pending
-        total += run_end - e
-        if total >= cfg.max_len:
+        if run_end - s >= cfg.max_len:
             break
-        pieces.append(buf[g.end() : run_end])
-        e = run_end
-    return (pieces, e) if len(pieces) > 1 else None
+        last_start, e = g.end(), run_end
+    if last_start == first_end:
+        return None
+    return _hyphen_breaks(depth, False).sub("", buf[s:e]), buf[last_start:e], e
+
+
+def _piece_start(buf: str, first_end: int, end: int, gap: regex.Pattern[str]) -> int:
+    """Where the piece of a hyphen chain that ends at *end* starts (the first piece ends
+    at *first_end*): after the line break before it. A piece holds no line end, and a
+    break is white space and quote markers up to a line end and after it."""
+    nl = buf.rfind("\n", first_end, end)
+    if nl < 0:
+        return first_end  # (the first piece: never asked for)
+    k = nl
+    while buf[k - 1] in " \t\r":
+        k -= 1
+    return int(gap.match(buf, k).end())
 
 
 def _trim(uri: str, min_len: int, before: str) -> str:
