@@ -188,6 +188,18 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "`http:x http:x …`: a registered scheme without the `//` it needs (each a rejection)",
         lambda n: _fill(b"http:x ", n),
     ),
+    "urn-no-nid": (
+        "`urn:a:urn:a:…`: `urn:` before no NID (each could only be rejected)",
+        lambda n: _fill(b"urn:a:", n),
+    ),
+    "legacy-urn-shapes": (
+        "`<URN:a:b:<URN:a:b:…`: `<URN:` where a 1993 URN's shape fails",
+        lambda n: _fill(b"<URN:a:b:", n),
+    ),
+    "hyphen-lines": (
+        "`http://x-` on every line: URIs of 8 KB joined at hyphens at line ends",
+        lambda n: _fill(b"http://x-\n", n),
+    ),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),
     "long-url": ("`http://x/` then one path of `a` (longer than max length)", _long_url),

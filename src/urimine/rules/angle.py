@@ -13,6 +13,7 @@ from urimine.rules import (
     _LEGACY_SPAN,
     _LT_HEAD,
     _LT_HEAD_PARTIAL,
+    _LT_URL_HEAD_PARTIAL,
     _SCHEME_HEAD,
     _URL_PREFIX,
     _WS,
@@ -59,9 +60,7 @@ def at_angle(
         short = _plain(cfg, plain, i)
         if short is not None:
             return short
-    head: re.Match[str] | regex.Match[str] | _PendingType | None = _LT_HEAD.match(buf, i)
-    if head is None and not final:
-        head = _unfinished(_LT_HEAD_PARTIAL, buf, i)
+    head = _head(buf, i, final)
     if head is None or isinstance(head, _PendingType):
         return head
     scheme = head.group(1).lower()  # (group 1 is the scheme)
@@ -97,6 +96,22 @@ def at_angle(
     if found is None:
         return _dismissed(cfg, scheme, i, head.end())
     return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
+
+
+def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | _PendingType | None:
+    """``<``, white space, ``URL:`` and white space, the scheme and its colon, at *i*."""
+    head = _LT_HEAD.match(buf, i)
+    if final:
+        return head
+    if head is None:
+        return _unfinished(_LT_HEAD_PARTIAL, buf, i)
+    if head.group(1).lower() == "url":
+        # "<URL:" then white space where the buffer ends: read as the scheme "URL" so
+        # far, but the prefix's scheme may still come ("<URL:\nhttp://x>").
+        late = _LT_URL_HEAD_PARTIAL.match(buf, i, partial=True)
+        if late is not None and late.partial:
+            return Pending
+    return head
 
 
 def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
