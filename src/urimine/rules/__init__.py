@@ -217,8 +217,8 @@ class Config:
     ``urn`` only before the start of an NID (without, the colon rule can only reject
     them)."""
     nid_words: SchemeWords = field(repr=False)
-    """The same, for runs that may be too long for :attr:`hit_words`: only ``urn``
-    counts only before the start of an NID."""
+    """The same where a run may be too long for :attr:`hit_words`: only its rule for
+    ``urn`` holds there (``urn:`` before no NID is rejected at once, never too long)."""
     seen: Memo[str, tuple[str, str] | None] = field(
         default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
     )

@@ -350,7 +350,7 @@ def _piece_start(buf: str, first_end: int, end: int, gap: regex.Pattern[str]) ->
     break is white space and quote markers up to a line end and after it."""
     nl = buf.rfind("\n", first_end, end)
     if nl < 0:
-        return first_end  # (the first piece: never asked for)
+        return first_end  # the first piece's end: none joined to it yet
     k = nl
     while buf[k - 1] in " \t\r":
         k -= 1
