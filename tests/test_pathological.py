@@ -185,6 +185,30 @@ def test_a_long_text_given_whole_scales_linearly(monkeypatch: pytest.MonkeyPatch
     assert large / small < 8 * 2, f"x8 input took {large / small:.1f}x time"
 
 
+def _bracketed_time(length: int) -> float:
+    """Scan 400 KB of URIs in brackets, each ``length`` long and full of balanced
+    brackets, with a length bound just above it."""
+    half = length // 2 - 8
+    piece = "(http://a/" + "(" * half + ")" * half + " "
+    text = _fill(piece, SIZE - SIZE % len(piece))
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        scanner = Scanner(max_candidate_len=length + 16)
+        scanner.feed(text)
+        scanner.close()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def test_long_bracketed_uris_cost_linear_time() -> None:
+    """Where a URI in brackets ends (Appendix E: at the first closer without its opener
+    inside) is found in time linear in its length: counted from its start at every
+    closer, eight times longer URIs cost eight times more per byte."""
+    short, long = _bracketed_time(1024), _bracketed_time(8192)
+    assert long / short < 3, f"{long:.3f}s vs {short:.3f}s"
+
+
 def test_masking_recurring_tags_never_costs_much() -> None:
     """The leaps mask a recurring tag once decided (scanner._angle_alarm): tags that
     recur, but each only a dozen times, must not cost much more than tags that never

@@ -287,12 +287,20 @@ def _delimit(
 
 
 def _cut_unbalanced(uri: str, opener: str, closer: str) -> str:
-    """``(http://x/a)b``: the URI ends at the first closer with no opener inside it."""
+    """``(http://x/a)b``: the URI ends at the first closer with no opener inside it.
+    The openers are counted a stretch between closers at a time: counted from the
+    start at every closer, a URI of balanced brackets cost time quadratic in its
+    length (0.3 MB/s for ``(http://a/((…))``)."""
+    opened = closed = 0
+    start = 0
     k = uri.find(closer)
     while k >= 0:
-        if uri.count(opener, 0, k) < uri.count(closer, 0, k + 1):
+        opened += uri.count(opener, start, k)
+        closed += 1
+        if opened < closed:
             return uri[:k]
-        k = uri.find(closer, k + 1)
+        start = k + 1
+        k = uri.find(closer, start)
     return uri
 
 
