@@ -789,3 +789,39 @@ def test_hyphen_chain_in_one_match_joins_as_piece_by_piece(
     buf = first + "\n" + rest
     s, e = len(quote), len(first)
     assert bare._hyphen_join(cfg, buf, s, e, final) == _hyphen_join_stepwise(cfg, buf, s, e, final)
+
+
+def _trim_stepwise(uri: str, min_len: int, before: str) -> str:
+    """Trailing punctuation and unbalanced closers dropped (seed 002 Appendix E) as the
+    rule was first written: a character at a time, counting from the start at each."""
+    n = len(uri)
+    while n > min_len:
+        c = uri[n - 1]
+        if c == "'" and uri.count("'", 0, n) % 2 == 0:
+            break
+        if c in rules_module._TRAIL:
+            n -= 1
+        elif c in rules_module._CLOSERS:
+            if uri.count(rules_module._CLOSERS[c], 0, n) < uri.count(c, 0, n):
+                n -= 1
+            else:
+                break
+        elif c in "*_" and before == c:
+            n -= 1
+        else:
+            break
+    return uri[:n]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.text(st.sampled_from("ab.,;:!?'\"()[]{}*_"), max_size=24),
+    st.integers(0, 6),
+    st.sampled_from(["", "(", "[", "*", "_", "'", "x"]),
+)
+@example("]!\"?._([a])]'.", 4, "_")  # a closer's count kept for one not yet met
+@example('_!}"[b}{;:["b,]?', 5, "_")  # a closer with more openers than closers
+def test_trim_by_runs_drops_as_character_by_character(uri: str, min_len: int, before: str) -> None:
+    """bare._trim drops runs at a time, counting brackets and quotes once: the same
+    end as a character at a time."""
+    assert bare._trim(uri, min_len, before) == _trim_stepwise(uri, min_len, before)

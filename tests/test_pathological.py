@@ -185,11 +185,15 @@ def test_a_long_text_given_whole_scales_linearly(monkeypatch: pytest.MonkeyPatch
     assert large / small < 8 * 2, f"x8 input took {large / small:.1f}x time"
 
 
-def _bracketed_time(length: int) -> float:
+def _bracketed_time(length: int, closers: bool = False) -> float:
     """Scan 400 KB of URIs in brackets, each ``length`` long and full of balanced
-    brackets, with a length bound just above it."""
+    brackets (or, with *closers*, a URI the general path takes, then closers and
+    punctuation to drop), with a length bound just above it."""
     half = length // 2 - 8
-    piece = "(http://a/" + "(" * half + ")" * half + " "
+    if closers:
+        piece = "http://a/\u00e9" + ").]" * (length // 3 - 6) + " "
+    else:
+        piece = "(http://a/" + "(" * half + ")" * half + " "
     text = _fill(piece, SIZE - SIZE % len(piece))
     best = float("inf")
     for _ in range(3):
@@ -206,6 +210,14 @@ def test_long_bracketed_uris_cost_linear_time() -> None:
     inside) is found in time linear in its length: counted from its start at every
     closer, eight times longer URIs cost eight times more per byte."""
     short, long = _bracketed_time(1024), _bracketed_time(8192)
+    assert long / short < 3, f"{long:.3f}s vs {short:.3f}s"
+
+
+def test_trailing_closers_cost_linear_time() -> None:
+    """Trailing punctuation and unbalanced closers (Appendix E) are dropped in time
+    linear in their number: a character at a time, counting brackets from the start
+    at each, cost time quadratic in it."""
+    short, long = _bracketed_time(1024, closers=True), _bracketed_time(8192, closers=True)
     assert long / short < 3, f"{long:.3f}s vs {short:.3f}s"
 
 
