@@ -152,8 +152,12 @@ URI_ABNF = f"{SCHEME}:{HIER_PART}(?:\\?{QUERY})?(?:#{FRAGMENT})?"
 
 
 def star(chars: str) -> str:
-    """``*( [chars] / pct-encoded )`` as the fast unrolled loop ``[c]*(?:%HH[c]*)*``."""
-    return f"[{chars}]*(?:{PCT_ENCODED}[{chars}]*)*"
+    """``*( [chars] / pct-encoded )`` as the fast unrolled loop ``[c]*(?:%HH[c]*)*``,
+    possessive: in every rule that uses it, what may follow ("@", ":", "/", "?", "#",
+    "&" or the end) is none of *chars* nor "%", so giving characters back never makes
+    a match; it only made a failing one (a long host with a bad escape at its end)
+    retry at every character, some 100 ns each."""
+    return f"[{chars}]*+(?:{PCT_ENCODED}[{chars}]*+)*+"
 
 
 def _uri_source(iri: bool, absolute: bool) -> str:

@@ -88,28 +88,39 @@ def encode_stray_percent(s: str) -> str:
 
 
 def remove_dot_segments(path: str) -> str:
-    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation)."""
+    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation).
+
+    The input buffer is the rest of *path* from an index (and a "/" put back in front
+    of it where a step says so), never a new string a step: cutting the buffer at every
+    step cost time quadratic in the number of segments ("../" repeated: 5 MB/s)."""
     if "." not in path:
         return path  # no dot segment possible: the common case, kept cheap
-    inp, out = path, list[str]()
-    while inp:
-        if inp.startswith("../"):
-            inp = inp[3:]
-        elif inp.startswith("./"):
-            inp = inp[2:]
-        elif inp.startswith("/./") or inp == "/.":
-            inp = "/" + inp[3:]
-        elif inp.startswith("/../") or inp == "/..":
-            inp = "/" + inp[4:]
+    out = list[str]()
+    i, n = 0, len(path)
+    while i < n:
+        if path.startswith("../", i):  # A
+            i += 3
+        elif path.startswith("./", i) or path.startswith("/./", i):
+            i += 2
+        elif path.startswith("/.", i) and i + 2 == n:
+            out.append("/")
+            i = n
+        elif path.startswith("/../", i):  # C: likewise, and the last output segment goes
+            i += 3
             if out:
                 out.pop()
-        elif inp in (".", ".."):
-            inp = ""
-        else:
-            end = inp.find("/", 1)
-            end = len(inp) if end < 0 else end
-            out.append(inp[:end])
-            inp = inp[end:]
+        elif path.startswith("/..", i) and i + 3 == n:
+            if out:
+                out.pop()
+            out.append("/")
+            i = n
+        elif path[i:] in (".", ".."):  # D (a copy of one or two characters)
+            i = n
+        else:  # E: the first segment, with its "/", moves to the output
+            end = path.find("/", i + 1)
+            end = n if end < 0 else end
+            out.append(path[i:end])
+            i = end
     return "".join(out)
 
 

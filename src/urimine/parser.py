@@ -42,6 +42,7 @@ _SPLIT_RE = re.compile(
 
 # Characters that may appear somewhere in a URI (RFC 3986 2.2, 2.3 and "%"); anything
 # else is ILLEGAL_CHAR wherever it stands. The I-variant adds the RFC 3987 ranges.
+_NON_DIGIT = re.compile(r"[^0-9]")
 _URI_CHAR = re.compile(
     f"[{_abnf.UNRESERVED_CHARS}{_abnf.SUB_DELIMS_CHARS}{_abnf.GEN_DELIMS_CHARS}%]"
 )
@@ -228,10 +229,8 @@ def _diagnose_host(s: str, start: int, end: int, iri: bool) -> tuple[Reason, int
         bad = _first_bad(s, start, host_end, reg, Reason.BAD_HOST, iri)
         if bad:
             return bad
-    for i in range(host_end + 1, end):
-        if not "0" <= s[i] <= "9":
-            return Reason.BAD_PORT, i
-    return None
+    bad_port = _NON_DIGIT.search(s, host_end + 1, end)  # (one search, not a step a digit)
+    return None if bad_port is None else (Reason.BAD_PORT, bad_port.start())
 
 
 def _diagnose_authority(s: str, start: int, end: int, iri: bool) -> tuple[Reason, int] | None:
@@ -271,7 +270,8 @@ def _diagnose(s: str, *, iri: bool, absolute: bool) -> tuple[Reason, int] | None
     path_end = frag_start if q_at < 0 else q_at
     path_start = i
     if s.startswith("//", i):
-        auth_end = next((j for j in range(i + 2, path_end) if s[j] == "/"), path_end)
+        slash = s.find("/", i + 2, path_end)
+        auth_end = path_end if slash < 0 else slash
         bad = _diagnose_authority(s, i + 2, auth_end, iri)
         if bad:
             return bad
