@@ -551,20 +551,22 @@ def _forward(
 def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None:
     """A leap stops at the first name a rule might take, found with patterns for the
     text reversed (faster); the place must be where the same rules written forwards
-    find it first, and the quick pattern (the leap asks the full set's, for every set)
-    must miss none and find none later in the reversed block, where the search for
-    them starts; for a scanner of hits only, a name that needs "//" counts only with
-    it, and "urn" only before an NID (where runs may be too long, only the latter).
-    The long-run test is the regex it replaces."""
+    find it first, and the quick pattern the leap asks must miss none and find none
+    later in the reversed block, where the search for them starts; for a scanner of
+    hits only, a name that needs "//" counts only with it, and "urn" only before an
+    NID (where runs may be too long, only the latter). The long-run test is the regex
+    it replaces."""
     cfg = Scanner()._cfg
     back = block[::-1]
     names = frozenset(n for n in cfg.schemes if n.isascii())
-    quick = cfg.scheme_words.quick.search(back)
     for words, slashed, nid in (
         (cfg.scheme_words, frozenset(), False),
         (cfg.hit_words, AUTHORITY_SCHEMES, True),
         (cfg.nid_words, frozenset(), True),
     ):
+        # The quick test a leap asks: the full set's, or for a scanner of hits only
+        # (hit_words and nid_words) nid_words'.
+        quick = (cfg.nid_words if nid else cfg.scheme_words).quick.search(back)
         loose, strict = _forward(names, slashed, nid)
         for forward, backward in ((loose, words.back_loose), (strict, words.back_strict)):
             m = forward.search(block)

@@ -564,15 +564,16 @@ class _Triggers:
         ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
         size = stop - pos
         block = ahead[: size + 3]
-        words = self.words
+        words = self.words if self.hit_words is None else self.nid_words
         back = block[::-1]
         first = size
         quick = words.quick.search(back, len(block) - size)
         if quick is not None:
-            # The patterns below find subsets of what quick finds: none starts before it.
+            # The patterns below find subsets of what quick finds: none starts before it
+            # (for a scanner of hits only, nid_words' finds those of hit_words too).
             since = quick.start()
-            if self.hit_words is not None:
-                words = self.hit_words if self._short_runs(pos, stop) else self.nid_words
+            if self.hit_words is not None and self._short_runs(pos, stop):
+                words = self.hit_words
             pattern = words.back_strict if self.strict else words.back_loose
             first = _first_alarm(back, size, since, pattern)
             if self.strict and R.long_run(block, first):
