@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 import pytest
 
@@ -141,3 +142,48 @@ def test_a_decoded_private_use_mark_is_text_not_a_link_placeholder(mark: str) ->
     assert "<http://a.example/>" in text
     assert text.count("http://") == 1
     assert "&" in text and "&amp;" not in text
+
+
+def _cpu(fn: object, *args: object) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        fn(*args)  # type: ignore[operator]
+        best = min(best, time.process_time() - started)
+    return max(best, 1e-4)
+
+
+_ORDINARY_HTML = (
+    '<p>See <a href="http://a.example/x">this</a> and <b>that</b>, '
+    '<img src="http://a.example/i.png" alt="i"><br>&amp; more text here.</p>\n'
+)
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "<div ",  # tags that never close
+        "<a<a",
+        "<a href = ",
+        "<![CDATA[",
+        "<!DOCTYPE x ",
+        "<",
+    ],
+)
+def test_hostile_html_costs_what_ordinary_html_costs(piece: str) -> None:
+    """Each "<" costs at most the way to the next one: a tag may hold no raw "<". Read
+    past it, tags that never close cost each "<" the 8192 characters of the bound
+    (0.1 MB/s for "<div " repeated)."""
+    size = 400_000
+    hostile = (piece * (size // len(piece) + 1))[:size]
+    ordinary = (_ORDINARY_HTML * (size // len(_ORDINARY_HTML) + 1))[:size]
+    ratio = _cpu(html_to_text, hostile, None) / _cpu(html_to_text, ordinary, None)
+    assert ratio < 10, f"{piece!r}: {ratio:.1f}x ordinary HTML"
+
+
+def test_a_tag_holds_no_raw_lt() -> None:
+    """A tag left open before the next "<" is text (the scanner then reads its quoted
+    URI): it does not run on to a later ">" and swallow what stands between."""
+    text = html_to_text('<img src="http://a.example/i.gif" width=1<td>x mailto:a@b.example', None)
+    assert "mailto:a@b.example" in text
+    assert '"http://a.example/i.gif"' in text

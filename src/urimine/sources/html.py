@@ -28,8 +28,12 @@ _N = _MAX_TAG
 # with a quote in a later tag and swallow the links between (the tag is then left as
 # text, where the scanner still finds its quoted URI).
 _QUOTED = rf"""(?:"[^"<]{{0,{_N}}}+"|'[^'<]{{0,{_N}}}+')"""
-_IN_TAG = rf"""[^>"']{{0,{_N}}}+(?:{_QUOTED}[^>"']{{0,{_N}}}+){{0,{_N}}}+"""
-"""The inside of a tag: quoted values may hold ``>``; every repeat is bounded.
+_IN_TAG = rf"""[^<>"']{{0,{_N}}}+(?:{_QUOTED}[^<>"']{{0,{_N}}}+){{0,{_N}}}+"""
+"""The inside of a tag: quoted values may hold ``>``; every repeat is bounded. No raw
+``<``, quoted or not: so each ``<`` costs at most the way to the next one. (Read past
+it, ``<div <div <div …`` without a ``>`` cost each ``<`` the 8192 characters of the
+bound, 0.1 MB/s; a ``<`` inside a tag is an HTML parse error, and the tag is left as
+text, where the scanner still reads it.)
 
 Every pattern has ``>`` right after it, and only its longest match can be
 followed by ``>`` (a shorter one stops before a quote or an unquoted character
@@ -37,7 +41,7 @@ other than ``>``), so the repeats are possessive: a tag that fails is given up
 without trying the shorter matches.
 """
 _DROP = re.compile(
-    rf"<!--.*?(?:-->|\Z)|<(script|style)\b{_IN_TAG}>.*?(?:</\1\s*>|\Z)|<[!?][^>]{{0,{_N}}}>",
+    rf"<!--.*?(?:-->|\Z)|<(script|style)\b{_IN_TAG}>.*?(?:</\1\s*>|\Z)|<[!?][^<>]{{0,{_N}}}+>",
     re.S | re.I,
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
