@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urimine import _abnf
+from urimine import _abnf, finditer
 from urimine.errors import InvalidURI, Reason
 from urimine.parser import (
     URI,
@@ -208,3 +208,29 @@ def test_parse_of_unsplit_equals_parse(
     text += (f"?{query}" if query is not None else "") + (f"#{fragment}" if fragment else "")
     u = parse_uri(text)
     assert parse_uri(u.unsplit()) == u
+
+
+@pytest.mark.parametrize(
+    ("port", "refused"),
+    [
+        ("65535", False),
+        ("65536", True),
+        ("0000065535", False),
+        ("0000065536", True),
+        ("0" * 6000 + "80", False),
+        ("1" * 6000, True),  # past int()'s 4300 digits: once a ValueError
+    ],
+)
+def test_ports_above_65535_are_refused_however_many_digits(port: str, refused: bool) -> None:
+    """RFC 3986 3.2.3: a port is digits; above 65535 it is refused for a scheme with a
+    default port. Compared as text past five digits, so no length of digits raises."""
+    found = check_uri(f"http://a.example:{port}/")
+    assert (found is not None and found[0] is Reason.BAD_PORT) is refused
+
+
+@pytest.mark.parametrize("digits", [10, 6000])
+def test_a_text_ending_in_a_long_port_is_scanned(digits: int) -> None:
+    """A text (or a chunk given whole) may end inside a port of any length: the URI is
+    refused for its port, whatever its length, and nothing raises."""
+    hits = list(finditer("see http://a.example:" + "1" * digits))
+    assert not [hit for hit in hits if hit.scheme == "http"]

@@ -142,11 +142,19 @@ def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
     if (
         port is not None
         and len(port) > 4
-        and int(port) > 65535
+        and _above_65535(port)
         and m.group("scheme").lower() in DEFAULT_PORTS
     ):
         return Reason.BAD_PORT, m.start("port")
     return None
+
+
+def _above_65535(port: str) -> bool:
+    """Whether the digits *port* name a number above 65535, compared as text past five
+    digits: ``int()`` refuses more than 4300 of them (ValueError), and a URI at the end
+    of a text may hold any number."""
+    digits = port.lstrip("0")
+    return len(digits) > 5 or (len(digits) == 5 and int(digits) > 65535)
 
 
 def check_reference(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
