@@ -334,6 +334,8 @@ _DENSE_PIECES = st.sampled_from(
         "E.g.http:",
         "urn:a:",
         "URN:ab:",
+        "urn:ab: ",
+        "urn:ab:c ",
         "urn:-a:",
         "urn:a-",
         "<URN:a:b:",

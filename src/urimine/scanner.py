@@ -57,8 +57,10 @@ _COLON_SEARCH = R.COLON_TRIGGER.search
 _STOP_SEARCH = R.STOP_CHAR.search
 _ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
-# What an NID starts with (seed 003 2.1): "urn:" without it is no hit (BAD_NID).
-_NID_START = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]")
+# A URN in text (seed 003 2.1, 2.2): where it does not match at "urn:", the URN rule can
+# only reject (BAD_NID), and a scanner of hits only passes over the word (the leaps ask
+# less: what an NID starts with, see rules._scheme_words).
+_URN_MATCH = R._URN_TEXT.match
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
@@ -521,7 +523,7 @@ class _Triggers:
                             and not buf.startswith("//", m.end())
                             and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
                         )
-                        or (word == "urn" and _NID_START.match(buf, m.end()) is None)
+                        or (word == "urn" and _URN_MATCH(buf, m.end() - 4) is None)
                     )
                 ):
                     pos = m.end()
