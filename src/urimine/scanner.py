@@ -192,10 +192,9 @@ class Scanner:
             cfg.dense,
             final,
             None if "any-scheme" in cfg.rules else cfg.schemes,
-            cfg.scheme_words,
+            cfg.scheme_words if self._want_rejections else cfg.nid_words,
             None if self._want_rejections else cfg.hit_words,
             cfg.max_len,
-            cfg.nid_words,
         )
         if self._found is not None and self._found[0] is buf:
             finder.next_colon, finder.next_lt = self._found[1:]
@@ -375,7 +374,6 @@ class _Triggers:
         "misses",
         "next_colon",
         "next_lt",
-        "nid_words",
         "patience",
         "schemes",
         "strict",
@@ -394,23 +392,20 @@ class _Triggers:
         words: R.SchemeWords,
         hit_words: R.SchemeWords | None = None,
         max_len: int = 8192,
-        nid_words: R.SchemeWords | None = None,
     ) -> None:
         self.buf = buf
         self.dense = dense
         self.schemes = schemes
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
         self.words = words
-        """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`)."""
+        """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`; for a
+        scanner of hits only :attr:`rules.Config.nid_words`, ``urn`` only before an
+        NID: without one it is rejected at once, never too long)."""
         self.hit_words = hit_words
-        """For a scanner of hits only, :attr:`rules.Config.hit_words`: a name that
-        needs ``//`` counts only with it, and ``urn`` only before an NID. Not where
-        the first's run may be too long (a too-long candidate ends the scan up to the
-        next white space: see :meth:`_short_runs`)."""
-        self.nid_words = nid_words or words
-        """For a scanner of hits only, where a run may be too long for
-        :attr:`hit_words`: :attr:`rules.Config.nid_words` (``urn`` only before an NID,
-        which is never too long: without an NID it is rejected at once)."""
+        """For a scanner of hits only, :attr:`rules.Config.hit_words`: besides, a name
+        that needs ``//`` counts only with it. Not where that name's run may be too
+        long (a too-long candidate ends the scan up to the next white space: see
+        :meth:`_short_runs`)."""
         self.max_len = max_len
         self.leap_from = 0
         self.stride = _LEAP_MIN
@@ -509,23 +504,11 @@ class _Triggers:
                 # of a trip through the rules ("ab:ab:ab:", long "h=from:to:"). A
                 # dotted word it accepts only for a name after the last dot
                 # ("e.g.http:"; not "Main.java:").
-                # A scanner that reports hits only passes over a name that needs "//"
-                # without it too, and "urn" before no NID (the colon rule could only
-                # reject them: "http:x", "urn:a:").
+                # A scanner that reports hits only passes over more (_no_hit_at).
                 word = m.group()[:-1].lower()
                 if word not in schemes:
                     word = word[word.rfind(".") + 1 :]
-                if word not in schemes or (
-                    self.hit_words is not None
-                    and (
-                        (
-                            word in AUTHORITY_SCHEMES
-                            and not buf.startswith("//", m.end())
-                            and _STOP_SEARCH(buf, m.end(), m.start() + self.max_len) is not None
-                        )
-                        or (word == "urn" and _URN_MATCH(buf, m.end() - 4) is None)
-                    )
-                ):
+                if word not in schemes or (self.hit_words is not None and self._no_hit_at(m, word)):
                     pos = m.end()
                     skipped += 1
                     if skipped >= self.patience and pos >= self.leap_from:
@@ -533,6 +516,20 @@ class _Triggers:
                         skipped = 0
                     continue
             return m.start("colon"), pos
+
+    def _no_hit_at(self, m: re.Match[str], word: str) -> bool:
+        """Whether the colon rule can only reject the registered *word* the dense
+        prefilter found (*m*, the word and its colon): a name that needs "//" without
+        it ("http:x"; not where its run may be too long, which ends the scan up to the
+        next white space), or "urn" where no URN in text stands ("urn:a:")."""
+        buf, after = self.buf, m.end()
+        if word == "urn":
+            return _URN_MATCH(buf, after - 4) is None
+        return (
+            word in AUTHORITY_SCHEMES
+            and not buf.startswith("//", after)
+            and _STOP_SEARCH(buf, after, m.start() + self.max_len) is not None
+        )
 
     def _leap(self, pos: int) -> int:
         """Pass over dense text up to the last colon before one a rule might take.
@@ -566,13 +563,13 @@ class _Triggers:
         ahead = buf[pos : stop + R.DENSE_LOOKAHEAD].encode("ascii", "replace").lower()
         size = stop - pos
         block = ahead[: size + 3]
-        words = self.words if self.hit_words is None else self.nid_words
+        words = self.words
         back = block[::-1]
         first = size
         quick = words.quick.search(back, len(block) - size)
         if quick is not None:
             # The patterns below find subsets of what quick finds: none starts before it
-            # (for a scanner of hits only, nid_words' finds those of hit_words too).
+            # (hit_words' are subsets of nid_words').
             since = quick.start()
             if self.hit_words is not None and self._short_runs(pos, stop):
                 words = self.hit_words
