@@ -392,20 +392,19 @@ def _trim(uri: str, min_len: int, before: str) -> str:
             n -= 1
             quotes -= 1
             continue
-        if not back:
-            back = uri[::-1]
-        at = len(uri) - n
         if c in _TRAIL or c in _CLOSERS:
-            run = back[at : _MIXED_RUN.match(back, at).end()][: n - min_len]  # type: ignore[union-attr]
-            length = _droppable(uri, n, run, budget)
-            n -= length
-            if length < len(run):
-                break  # a closer with its opener inside
+            run_re = _MIXED_RUN
         elif c in "*_" and before == c:
-            length = _SAME_RUN[c].match(back, at).end() - at  # type: ignore[union-attr]
-            n = max(n - length, min_len)
+            run_re = _SAME_RUN[c]
         else:
-            break
+            break  # (the common case: nothing to drop, nothing reversed)
+        back = back or uri[::-1]
+        at = len(uri) - n
+        run = back[at : run_re.match(back, at).end()][: n - min_len]  # type: ignore[union-attr]
+        length = _droppable(uri, n, run, budget) if run_re is _MIXED_RUN else len(run)
+        n -= length
+        if length < len(run):
+            break  # a closer with its opener inside
     return uri[:n]
 
 
