@@ -141,10 +141,9 @@ SCHEME_NEAR = 16
 _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
 _URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
-_LT_HEAD_SOURCE = (
-    r"<[ \t\r\n]{0,64}(?:[Uu][Rr][Ll]:[ \t\r\n]{0,64})?"
-    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,63}):(?=[^<>])"
-)
+_LT_URL = r"[Uu][Rr][Ll]:[ \t\r\n]{0,64}"  # the URL: prefix and white space after it
+_LT_SCHEME = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,63}):(?=[^<>])"
+_LT_HEAD_SOURCE = rf"<[ \t\r\n]{{0,64}}(?:{_LT_URL})?{_LT_SCHEME}"
 # Each pattern the angle rule matches exists twice: compiled by ``re``, which is faster,
 # and by ``regex``, whose partial matching tells "no" from "not yet" at the end of an
 # unfinished buffer (angle.py tries the first, then the second only there).
@@ -152,9 +151,7 @@ _LT_HEAD = re.compile(_LT_HEAD_SOURCE)
 _LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
 # The head with its "URL:" prefix only: where the text ends after "<URL:" and white
 # space (or part of a word), _LT_HEAD reads "URL" as the scheme, yet a scheme may come.
-_LT_URL_HEAD_PARTIAL = regex.compile(
-    r"<[ \t\r\n]{0,64}[Uu][Rr][Ll]:[ \t\r\n]{0,64}[A-Za-z][A-Za-z0-9+.\-]{0,63}:(?=[^<>])"
-)
+_LT_URL_HEAD_PARTIAL = regex.compile(rf"<[ \t\r\n]{{0,64}}{_LT_URL}{_LT_SCHEME}")
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
 _SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
