@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import shutil
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,14 @@ def urimine_exe() -> str:
     if found is None:
         pytest.skip("the urimine command is not installed")
     return found
+
+
+def cpu_seconds(run: Callable[[], object], floor: float = 1e-4) -> float:
+    """The CPU time of *run*, the best of three (not below *floor*): the timing tests
+    compare such times as ratios, never as absolute bounds."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return max(best, floor)

@@ -8,12 +8,12 @@ make the test flaky; each measurement is the best of three.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 import pytest
 
 import urimine.scanner as scanner_module
+from helpers import cpu_seconds
 from urimine import Scanner
 
 SIZE = 500_000
@@ -30,15 +30,14 @@ WORD_XML = (
 )
 
 
+def _scan(text: str, **options: int) -> None:
+    scanner = Scanner(**options)  # type: ignore[arg-type]
+    scanner.feed(text)
+    scanner.close()
+
+
 def _scan_time(text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        scanner = Scanner()
-        scanner.feed(text)
-        scanner.close()
-        best = min(best, time.process_time() - started)
-    return max(best, 1e-4)
+    return cpu_seconds(lambda: _scan(text))
 
 
 def _fill(piece: str, n: int) -> str:
@@ -170,13 +169,7 @@ def test_hostile_input_scales_linearly(name: str) -> None:
 
 
 def _hits_time(text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        for _hit in Scanner().hits([text]):
-            pass
-        best = min(best, time.process_time() - started)
-    return max(best, 1e-4)
+    return cpu_seconds(lambda: list(Scanner().hits([text])))
 
 
 def test_a_long_text_given_whole_scales_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,14 +194,7 @@ def _bracketed_time(length: int, closers: bool = False) -> float:
     else:
         piece = "(http://a/" + "(" * half + ")" * half + " "
     text = _fill(piece, SIZE - SIZE % len(piece))
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        scanner = Scanner(max_candidate_len=length + 16)
-        scanner.feed(text)
-        scanner.close()
-        best = min(best, time.process_time() - started)
-    return best
+    return cpu_seconds(lambda: _scan(text, max_candidate_len=length + 16), floor=0)
 
 
 def test_long_bracketed_uris_cost_linear_time() -> None:

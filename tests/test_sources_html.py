@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 import re
-import time
 
 import pytest
 
+from helpers import cpu_seconds
 from urimine.sources.html import (
     _BLOCK_NAMES,
     _nocase,
@@ -144,15 +144,6 @@ def test_a_decoded_private_use_mark_is_text_not_a_link_placeholder(mark: str) ->
     assert "&" in text and "&amp;" not in text
 
 
-def _cpu(fn: object, *args: object) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        fn(*args)  # type: ignore[operator]
-        best = min(best, time.process_time() - started)
-    return max(best, 1e-4)
-
-
 _ORDINARY_HTML = (
     '<p>See <a href="http://a.example/x">this</a> and <b>that</b>, '
     '<img src="http://a.example/i.png" alt="i"><br>&amp; more text here.</p>\n'
@@ -177,7 +168,8 @@ def test_hostile_html_costs_what_ordinary_html_costs(piece: str) -> None:
     size = 400_000
     hostile = (piece * (size // len(piece) + 1))[:size]
     ordinary = (_ORDINARY_HTML * (size // len(_ORDINARY_HTML) + 1))[:size]
-    ratio = _cpu(html_to_text, hostile, None) / _cpu(html_to_text, ordinary, None)
+    hostile_time = cpu_seconds(lambda: html_to_text(hostile, None))
+    ratio = hostile_time / cpu_seconds(lambda: html_to_text(ordinary, None))
     assert ratio < 10, f"{piece!r}: {ratio:.1f}x ordinary HTML"
 
 
