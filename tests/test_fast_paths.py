@@ -710,6 +710,37 @@ def test_masked_tags_change_no_angle_alarm(
 @settings(max_examples=1500, deadline=None)
 @given(
     st.lists(
+        st.sampled_from(
+            [
+                *("<", "<urn:", "<URN:a:b:", "<urn:x", "a", ":", "::", " ", "\t", "\f"),
+                *("\\", "\\:", "<url:", "<URL: ", "<http:", "<http://x", "<x:y", "<td:x"),
+                *("<o:p/", "\n"),
+            ]
+        ),
+        max_size=40,
+    ).map("".join),
+    st.integers(0, 400),
+)
+@example("<URN:a:b:<URN:a:b:<URN:a:b:<URN:a:b:", 400)
+@example("<URN:a:b:<URN:a:b: <URN:a:b:<URN:a:b:", 400)
+@example("<urn:a\\:b:c:d:e", 400)
+def test_angle_alarm_without_a_closing_bracket(text: str, end: int) -> None:
+    """In text without ">" every "<" the leaps' angle pattern matches must reach the
+    text's end: the search starts where the first such "<" may stand (the last "<", or
+    a 1993 URN's "<urn:" with no white space and at most three colons after it). It
+    finds what the pattern finds searching the whole text, with both scanners'
+    patterns."""
+    data = text.encode("ascii", "replace").lower()
+    cfg = Scanner()._cfg
+    for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
+        plain = pattern.search(data)
+        expected = plain.start() if plain is not None and plain.start() < end else end
+        assert scanner_module._angle_alarm(data, pattern, end) == expected
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
         st.sampled_from(["a", "ab", ":", " ", "\n", "\u3000", "\u00e9", "-"]), max_size=60
     ).map("".join),
     st.integers(0, 60),
