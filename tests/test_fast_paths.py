@@ -578,6 +578,13 @@ def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None
             if quick is not None:
                 first = scanner_module._first_alarm(back, len(block), quick.start(), backward)
             assert first == (m.start() if m else len(block))
+            if backward is words.back_strict and not rules_module.long_run(block, len(block)):
+                # A leap keeps every name of such a block: each one's colon, no other.
+                alarms = []
+                if quick is not None:
+                    alarms = scanner_module._alarms(back, quick.start(), backward, 0)
+                colons = [block.index(b":", start) for start in reversed(alarms)]
+                assert colons == [m.end() - 1 for m in forward.finditer(block)]
     assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))
 
 
@@ -654,6 +661,38 @@ def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]
         m.setattr(scanner_module, "_DENSE_FEW", 0)
         m.setattr(scanner_module, "_MASK_FROM", 0)  # the leaps mask recurring tags ...
         m.setattr(scanner_module, "_MASK_COPIES", 2)  # ... in any text
+        dense = scan([text], rejections=rejections)
+        m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
+        sparse = scan([text], rejections=rejections)
+    assert dense == sparse
+
+
+# Dense text whose leaps keep every name of their block: no "<", no long run.
+_NAME_PIECES = st.sampled_from(
+    [piece for piece in _DENSE_PIECES.elements if "<" not in piece and len(piece) < 60]  # type: ignore[attr-defined]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(_NAME_PIECES, st.integers(1, 40)), max_size=12),
+    st.sampled_from([4, 64, 1024]),
+)
+@example([("ab:", 30), ("tel:1 ", 1), ("ab:", 30), ("x-http:", 3), ("tel:1 ", 1)], 64)
+@pytest.mark.parametrize("rejections", [True, False])
+def test_leaps_that_keep_every_name_change_nothing(
+    rejections: bool, runs: list[tuple[str, int]], leap_min: int
+) -> None:
+    """Where a leap keeps every name of its block and the dense loop goes from one to
+    the next without searching (scanner._Triggers._to_alarm), the hits and rejections
+    are those of the sparse finders, whatever the first block's length."""
+    text = "".join(piece * count for piece, count in runs)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_DENSE_MISSES", 1)
+        m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
+        m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
+        m.setattr(scanner_module, "_DENSE_FEW", 0)
+        m.setattr(scanner_module, "_LEAP_MIN", leap_min)
         dense = scan([text], rejections=rejections)
         m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
         sparse = scan([text], rejections=rejections)

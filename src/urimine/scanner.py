@@ -69,8 +69,9 @@ _DENSE_PROBE = 512  # a stretch with no match this long ...
 _DENSE_FEW = 4  # ... and fewer plain ":" and "<" than this in it ends early
 _LEAP_AFTER = 8  # words passed over one by one before a leap is tried (1 after a good one)
 _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a short one
-# The least block after a leap a name stopped: twice the way to that name, so a leap
-# among frequent hits ("ab:ab:…tel:1 ab:ab:…") searches about what it passes over.
+# The least block after a leap a name stopped, where it kept only the first (a block
+# with "<" or a long run): twice the way to that name, so a leap among frequent hits
+# searches about what it passes over.
 _LEAP_FLOOR = 1 << 7
 _LEAP_MAX = 1 << 16
 _NONE = 1 << 62  # a trigger finder's "none left": after every index
@@ -364,6 +365,7 @@ class _Triggers:
     prefilter finds nothing for a while yet triggers crowd."""
 
     __slots__ = (
+        "alarms",
         "buf",
         "dense",
         "dense_until",
@@ -375,6 +377,7 @@ class _Triggers:
         "next_colon",
         "next_lt",
         "patience",
+        "region_end",
         "schemes",
         "strict",
         "stride",
@@ -417,6 +420,10 @@ class _Triggers:
         self.misses = [0, 0]
         """Fruitless ``<`` and ``:`` since their window started (see :meth:`miss`)."""
         self.window = [pos, pos]
+        self.alarms: list[int] = []
+        """The names a leap's block holds after the first, where the dense loop may
+        stop (descending: the nearest last); kept up to :attr:`region_end`."""
+        self.region_end = -1
 
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
@@ -425,6 +432,8 @@ class _Triggers:
             # (and a new one may start, see miss).
             self.dense_until = -1
         if self.dense_until > pos:
+            if pos < self.region_end:  # in a block a leap kept the names of
+                pos = self._to_alarm(pos)
             found, pos = self._dense(pos)
             if found >= 0:
                 return found
@@ -510,12 +519,27 @@ class _Triggers:
                     word = word[word.rfind(".") + 1 :]
                 if word not in schemes or (self.hit_words is not None and self._no_hit_at(m, word)):
                     pos = m.end()
+                    if pos < self.region_end:
+                        pos = self._to_alarm(pos)
+                        continue
                     skipped += 1
                     if skipped >= self.patience and pos >= self.leap_from:
                         pos = self._leap(pos)
                         skipped = 0
                     continue
             return m.start("colon"), pos
+
+    def _to_alarm(self, pos: int) -> int:
+        """Within the block of the last leap, after a word the dense loop passed over:
+        where the loop may go on, after the last colon before the block's next name
+        (:attr:`alarms`), or before its end. As the leap itself would, without its
+        search: among frequent hits ("ab:" thirty times, then "tel:1 "), one leap's
+        search serves every hit in its block."""
+        alarms = self.alarms
+        while alarms and alarms[-1] < pos:
+            alarms.pop()
+        k = self.buf.rfind(":", pos, alarms[-1] if alarms else self.region_end)
+        return k + 1 if k >= 0 else pos
 
     def _no_hit_at(self, m: re.Match[str], word: str) -> bool:
         """Whether the colon rule can only reject the registered *word* the dense
@@ -545,7 +569,10 @@ class _Triggers:
         go on after the last of them. The searches find supersets and so never leap
         over a trigger. The loose pattern is the faster; after a leap it cut short
         (``x-http:x-http:``) the strict one is used. A leap cut short with that too
-        pauses leaping for the next :data:`_LEAP_MIN` characters.
+        pauses leaping for the next :data:`_LEAP_MIN` characters. A block with no "<"
+        and no long run keeps every name the strict pattern finds in it: the dense
+        loop then goes from one to the next without a search (:meth:`_to_alarm`), and
+        the next block may be twice as long.
         """
         buf = self.buf
         if buf[pos - 1 : pos] != ":":  # a block starts a word: the patterns assume it
@@ -566,6 +593,7 @@ class _Triggers:
         words = self.words
         back = block[::-1]
         first = size
+        cached = False
         quick = words.quick.search(back, len(block) - size)
         if quick is not None:
             # The patterns below find subsets of what quick finds: none starts before it
@@ -574,16 +602,31 @@ class _Triggers:
             if self.hit_words is not None and self._short_runs(pos, stop):
                 words = self.hit_words
             pattern = words.back_strict if self.strict else words.back_loose
-            first = _first_alarm(back, size, since, pattern)
-            if self.strict and R.long_run(block, first):
-                first = _first_alarm(back, size, since, words.back_loose)  # a long run before it
+            found = pattern.search(back, since)
+            if found is None and not self.strict:
+                pass  # no name in the block (the strict pattern finds a subset)
+            elif b"<" in block or R.long_run(block, size):
+                first = _first_alarm(back, size, since, pattern)
+                if self.strict and R.long_run(block, first):  # a long run before it
+                    first = _first_alarm(back, size, since, words.back_loose)
+            else:
+                # Every name of the block (the strict pattern holds: no long run), for
+                # the dense loop to go to one after another (_to_alarm); the first is
+                # where this leap ends.
+                since = since if found is None else found.start()
+                alarms = _alarms(back, since, words.back_strict, pos)
+                first = alarms.pop() - pos if alarms else size
+                self.alarms = alarms
+                self.region_end = stop
+                cached = True
         if b"<" in block:
             first = _angle_alarm(ahead, words.angle, first)
-        if first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
+        if cached or first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1
-            self.stride = min(max(2 * first, _LEAP_FLOOR), _LEAP_MAX)
+            # A block whose names were all kept served them all: the next may be larger.
+            self.stride = min(2 * size if cached else max(2 * first, _LEAP_FLOOR), _LEAP_MAX)
             self.patience = 1
-            if stop == self.dense_until and first == size:
+            if stop == self.dense_until and (first == size or cached):
                 # Leapt to the stretch's end: the text is as dense as ever, and the
                 # stretch goes on (rather than 32 more misses one by one to start anew).
                 self.dense_until = min(stop + _DENSE_SPAN, self.limit)
@@ -762,6 +805,14 @@ def _mask_prefix(text: bytes, prefix: bytes, start: int, end: int) -> tuple[byte
     if alarm is not None and alarm.start() < end:
         end = alarm.start()
     return text.replace(prefix, b"<" + b">" * (len(prefix) - 2) + b":"), end
+
+
+def _alarms(back: bytes, since: int, pattern: re.Pattern[bytes], offset: int) -> list[int]:
+    """Where every name *pattern* finds in a block starts, plus *offset*, the first
+    last; *back* is the block reversed (see :func:`_first_alarm`), none before index
+    *since*."""
+    n = len(back) + offset
+    return [n - m.end() for m in pattern.finditer(back, since)]
 
 
 def _first_alarm(back: bytes, size: int, since: int, pattern: re.Pattern[bytes]) -> int:
