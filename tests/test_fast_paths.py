@@ -815,12 +815,19 @@ def test_short_runs_never_passes_a_long_run(
 
 
 def _hyphen_join_stepwise(
-    cfg: rules_module.Config, buf: str, s: int, e: int, final: bool
+    cfg: rules_module.Config,
+    buf: str,
+    s: int,
+    e: int,
+    final: bool,
+    pieces: list[str] | None = None,
 ) -> tuple[str, str, int] | object | None:
     """The join at hyphens and line breaks as the rule was first written: a match of
-    the break and one of the run, piece by piece (seed 002 Appendix E)."""
+    the break and one of the run, piece by piece (seed 002 Appendix E); the pieces are
+    left in *pieces* when given."""
     gap = rules_module._hyphen_gap(rules_module.quote_depth(buf, s))
-    pieces = [buf[s:e]]
+    pieces = pieces if pieces is not None else []
+    pieces.append(buf[s:e])
     while pieces[-1].endswith("-"):
         g = gap.match(buf, e, partial=not final)
         if g is None:
@@ -863,6 +870,29 @@ def test_hyphen_chain_in_one_match_joins_as_piece_by_piece(
     buf = first + "\n" + rest
     s, e = len(quote), len(first)
     assert bare._hyphen_join(cfg, buf, s, e, final) == _hyphen_join_stepwise(cfg, buf, s, e, final)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_CHAIN_PIECES, max_size=40).map("".join), st.sampled_from(["", "> ", ">> "]))
+@example("\nb-\nb-\nb", "")  # bare line ends only: str.replace
+@example("\nb-\r\nb- \nb", "> ")
+def test_join_breaks_cuts_every_break_of_a_chain(rest: str, quote: str) -> None:
+    """rules.join_breaks on a chain of pieces: the pieces joined, or each without the
+    hyphen before its break (the other reading), as the stepwise join finds them,
+    whether str.replace does it (bare line ends) or the pattern (white space, quote
+    markers)."""
+    cfg = rules_module.Config.build("default", 8192, ())
+    first = quote + "http://a.example/x-"
+    buf = first + "\n" + rest
+    s = len(quote)
+    pieces: list[str] = []
+    joined = _hyphen_join_stepwise(cfg, buf, s, len(first), True, pieces)
+    if not isinstance(joined, tuple):
+        return
+    chain, depth = buf[s : joined[2]], rules_module.quote_depth(buf, s)
+    assert rules_module.join_breaks(chain, depth, False) == "".join(pieces)
+    other = "".join(piece[:-1] for piece in pieces[:-1]) + pieces[-1]
+    assert rules_module.join_breaks(chain, depth, True) == other
 
 
 def _trim_stepwise(uri: str, min_len: int, before: str) -> str:

@@ -493,6 +493,17 @@ def _hyphen_breaks(depth: int, hyphen: bool) -> re.Pattern[str]:
     return re.compile(rf"-{gap}" if hyphen else rf"(?<=-){gap}")
 
 
+def join_breaks(chain: str, depth: int, hyphen: bool) -> str:
+    """A hyphen *chain* (:func:`_hyphen_chain`, from its first piece) with its line
+    breaks cut out: the pieces joined; with *hyphen*, each without the hyphen before
+    its break (the other reading). Every line end in a chain is in a break; where each
+    break is a bare line end (no quote markers, no white space around it), a
+    ``str.replace`` does it, where the pattern cost some 0.2 us a break."""
+    if not depth and " " not in chain and "\t" not in chain and "\r" not in chain:
+        return chain.replace("-\n" if hyphen else "\n", "")
+    return _hyphen_breaks(depth, hyphen).sub("", chain)
+
+
 def quote_depth(buf: str, pos: int) -> int:
     """Number of mail quote markers (``>``) opening the line that holds ``pos``."""
     lo = pos - LINE_LOOKBEHIND

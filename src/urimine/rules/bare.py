@@ -28,11 +28,11 @@ from urimine.rules import (
     Config,
     Pending,
     Shortcut,
-    _hyphen_breaks,
     _hyphen_chain,
     _hyphen_gap,
     _PendingType,
     _validate,
+    join_breaks,
     quote_depth,
 )
 from urimine.schemes import AUTHORITY_SCHEMES
@@ -258,7 +258,7 @@ def _bare_uri(
     trimmed = len(whole) - len(uri)
     if last and trimmed < len(last):
         # The other reading: the hyphens before the breaks were theirs, not the URI's.
-        other = _hyphen_breaks(quote_depth(buf, s), True).sub("", buf[s : e + trimmed])
+        other = join_breaks(buf[s : e + trimmed], quote_depth(buf, s), True)
         alt = other[: len(other) - trimmed]
         if _validate(cfg, alt, scheme, bare=True) is None:
             alternative = alt
@@ -349,7 +349,7 @@ def _hyphen_join(
         last_start, e = g.end(), run_end
     if last_start == first_end:
         return None
-    return _hyphen_breaks(depth, False).sub("", buf[s:e]), buf[last_start:e], e
+    return join_breaks(buf[s:e], depth, False), buf[last_start:e], e
 
 
 def _piece_start(buf: str, first_end: int, end: int, gap: regex.Pattern[str]) -> int:
