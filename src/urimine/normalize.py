@@ -88,13 +88,44 @@ def encode_stray_percent(s: str) -> str:
 
 
 def remove_dot_segments(path: str) -> str:
-    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation).
+    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation)."""
+    if "." not in path:
+        return path  # no dot segment possible: the common case, kept cheap
+    if path.startswith("/"):
+        return _absolute_dots(path)
+    return _stepwise_dots(path)
+
+
+def _absolute_dots(path: str) -> str:
+    """5.2.4 for a *path* that starts with "/", a segment at a time.
+
+    The input buffer then starts with "/" at every step, and each step takes one
+    segment ("/" and what follows up to the next one): "/." goes (B), "/.." goes with
+    the last segment of the output (C), any other moves to the output (E); "/." or
+    "/.." at the end leaves "/" there. A step an item of ``split``'s list, where the
+    step-by-step prefix tests cost some 0.4 us a segment (a URI of 2,600 "../": 8 MB/s).
+    """
+    segments = path.split("/")
+    tail = segments.pop()
+    out: list[str] = []
+    for segment in segments[1:]:  # (the first is the empty one before the first "/")
+        if segment == "..":
+            if out:
+                out.pop()
+        elif segment != ".":
+            out.append(segment)
+    if tail == ".." and out:
+        out.pop()
+    out.append("" if tail in (".", "..") else tail)
+    return "/" + "/".join(out)
+
+
+def _stepwise_dots(path: str) -> str:
+    """5.2.4 as written, a step at a time (a relative *path*: where A and D apply).
 
     The input buffer is the rest of *path* from an index (and a "/" put back in front
     of it where a step says so), never a new string a step: cutting the buffer at every
     step cost time quadratic in the number of segments ("../" repeated: 5 MB/s)."""
-    if "." not in path:
-        return path  # no dot segment possible: the common case, kept cheap
     out = list[str]()
     i, n = 0, len(path)
     while i < n:
