@@ -103,6 +103,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "a long host, then a bad escape": lambda n: _fill("http://" + "a" * 8000 + "%zz ", n),
     "a long path, then a bad escape": lambda n: _fill("http://a/" + "b" * 8000 + "%zz ", n),
     "a long opaque URI, then a bad escape": lambda n: _fill("mailto:" + "b" * 8000 + "%zz ", n),
+    "a long port, then a letter": lambda n: _fill("http://a:" + "1" * 8000 + "x ", n),
     "dots in every segment": lambda n: _fill("http://a/" + "b." * 4000 + " ", n),
     # 2,600 dot segments a URI (RFC 3986 5.2.4 on each): once a prefix test a step.
     "dot segments": lambda n: _fill("http://a/" + "../" * 2600 + " ", n),

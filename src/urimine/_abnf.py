@@ -180,8 +180,9 @@ def _uri_source(iri: bool, absolute: bool) -> str:
         if iri
         else (USERINFO_CHARS, REG_NAME_CHARS, PATH_CHARS, QUERY_CHARS, FRAGMENT_CHARS)
     )
+    # The port possessive too: "/", "?", "#" or the end follows it, never a digit.
     authority = (
-        f"(?:(?P<userinfo>{star(user)})@)?(?P<host>{IP_LITERAL}|{star(reg)})(?::(?P<port>{PORT}))?"
+        f"(?:(?P<userinfo>{star(user)})@)?(?P<host>{IP_LITERAL}|{star(reg)})(?::(?P<port>{PORT}+))?"
     )
     no_authority = f"(?!//){star(path)}" if absolute else f"(?!//)(?![^/?#]*:){star(path)}"
     head = f"(?P<scheme>{SCHEME}):" if absolute else ""
