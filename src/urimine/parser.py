@@ -17,8 +17,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-import regex
-
 from urimine import _abnf
 from urimine.errors import InvalidURI, Reason
 from urimine.schemes import DEFAULT_PORTS
@@ -187,10 +185,12 @@ def parse_reference(s: str, *, iri: bool = True) -> URI:
 
 
 @cache
-def _good_run(chars: str) -> regex.Pattern[str]:
+def _good_run(chars: str) -> re.Pattern[str]:
     """``*( [chars] / pct-encoded )`` as an unrolled possessive loop (slow path only, so
-    compiled lazily; ``regex`` compiles the large IRI classes several times faster)."""
-    return regex.compile(f"[{chars}]*+(?:{_abnf.PCT_ENCODED}[{chars}]*+)*+")
+    compiled lazily). By ``re``: it matches a long run some ten times faster than
+    ``regex`` (8 KB: 16 us, not 170), which compiles the large IRI classes faster (a
+    few ms, once per process and class)."""
+    return re.compile(f"[{chars}]*+(?:{_abnf.PCT_ENCODED}[{chars}]*+)*+")
 
 
 # The ASCII part of each IRI class is the URI class (RFC 3987 2.2 only adds non-ASCII
