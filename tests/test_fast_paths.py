@@ -825,7 +825,7 @@ def _hyphen_join_stepwise(
     """The join at hyphens and line breaks as the rule was first written: a match of
     the break and one of the run, piece by piece (seed 002 Appendix E); the pieces are
     left in *pieces* when given."""
-    gap = rules_module._hyphen_gap(rules_module.quote_depth(buf, s))
+    gap = rules_module.hyphen_gap_partial(rules_module.quote_depth(buf, s))
     pieces = pieces if pieces is not None else []
     pieces.append(buf[s:e])
     while pieces[-1].endswith("-"):

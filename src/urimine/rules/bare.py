@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import regex
-
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
@@ -22,6 +20,7 @@ from urimine.rules import (
     _TRAIL,
     _URL_PREFIX_BACK,
     _URN_TEXT,
+    GAP_TO_END,
     SCHEME_NEAR,
     STOP_CHAR,
     Candidate,
@@ -32,6 +31,7 @@ from urimine.rules import (
     _hyphen_gap,
     _PendingType,
     _validate,
+    hyphen_gap_partial,
     join_breaks,
     quote_depth,
 )
@@ -349,11 +349,13 @@ def _hyphen_join(
             e = buf.rindex("-", first_end - 1, start) + 1
             last_start = _piece_start(buf, first_end, e, gap)
     while buf[e - 1] == "-":
-        g = gap.match(buf, e, partial=not final)
+        g = gap.match(buf, e)
         if g is None:
+            if not final and GAP_TO_END.match(buf, e) is not None:
+                late = hyphen_gap_partial(depth).match(buf, e, partial=True)
+                if late is not None:  # (partial: the full match failed above)
+                    return Pending
             break
-        if g.partial:
-            return Pending
         run_end = _run_end(cfg, buf, g.end(), final)
         if run_end < 0:
             return Pending
@@ -365,7 +367,7 @@ def _hyphen_join(
     return join_breaks(buf[s:e], depth, False), buf[last_start:e], e
 
 
-def _piece_start(buf: str, first_end: int, end: int, gap: regex.Pattern[str]) -> int:
+def _piece_start(buf: str, first_end: int, end: int, gap: re.Pattern[str]) -> int:
     """Where the piece of a hyphen chain that ends at *end* starts (the first piece ends
     at *first_end*): after the line break before it. A piece holds no line end, and a
     break is white space and quote markers up to a line end and after it."""
@@ -375,7 +377,9 @@ def _piece_start(buf: str, first_end: int, end: int, gap: regex.Pattern[str]) ->
     k = nl
     while buf[k - 1] in " \t\r":
         k -= 1
-    return int(gap.match(buf, k).end())
+    found = gap.match(buf, k)
+    assert found is not None  # (the chain matched this break)
+    return found.end()
 
 
 # Runs that _trim drops at once, matched in the URI reversed: sentence punctuation and
