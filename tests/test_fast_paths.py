@@ -654,17 +654,25 @@ def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]
     rejection (and for a scanner of hits only, nothing that could be a hit). Dense
     mode here starts at the first fruitless trigger."""
     text = "".join(piece * count for piece, count in runs)
+    # The leaps mask recurring tags in any text.
+    dense, sparse = _dense_and_sparse(text, rejections, _MASK_FROM=0, _MASK_COPIES=2)
+    assert dense == sparse
+
+
+def _dense_and_sparse(text: str, rejections: bool, **knobs: int) -> tuple[list, list]:
+    """The scan of *text* in dense mode from its first fruitless trigger on (with the
+    scanner's *knobs* set), and with the sparse finders alone."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(scanner_module, "_DENSE_MISSES", 1)
         m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
         m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
         m.setattr(scanner_module, "_DENSE_FEW", 0)
-        m.setattr(scanner_module, "_MASK_FROM", 0)  # the leaps mask recurring tags ...
-        m.setattr(scanner_module, "_MASK_COPIES", 2)  # ... in any text
+        for name, value in knobs.items():
+            m.setattr(scanner_module, name, value)
         dense = scan([text], rejections=rejections)
         m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
         sparse = scan([text], rejections=rejections)
-    assert dense == sparse
+    return dense, sparse
 
 
 # Dense text whose leaps keep every name of their block: no "<", no long run.
@@ -687,15 +695,7 @@ def test_leaps_that_keep_every_name_change_nothing(
     the next without searching (scanner._Triggers._to_alarm), the hits and rejections
     are those of the sparse finders, whatever the first block's length."""
     text = "".join(piece * count for piece, count in runs)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "_DENSE_MISSES", 1)
-        m.setattr(scanner_module, "_DENSE_GAP", 1 << 40)
-        m.setattr(scanner_module, "_COLON_GAP", 1 << 40)
-        m.setattr(scanner_module, "_DENSE_FEW", 0)
-        m.setattr(scanner_module, "_LEAP_MIN", leap_min)
-        dense = scan([text], rejections=rejections)
-        m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
-        sparse = scan([text], rejections=rejections)
+    dense, sparse = _dense_and_sparse(text, rejections, _LEAP_MIN=leap_min)
     assert dense == sparse
 
 
