@@ -200,6 +200,14 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "`http://x-` on every line: URIs of 8 KB joined at hyphens at line ends",
         lambda n: _fill(b"http://x-\n", n),
     ),
+    "hyphen-ends": (
+        "`http://x- ` repeated on one line: URIs ending in `-`, no line break after any",
+        lambda n: _fill(b"http://x- ", n),
+    ),
+    "long-bad-uris": (
+        "`http://` then 8,000 `a` then `%zz `, repeated: long URIs that fail at their end",
+        lambda n: _fill(b"http://" + b"a" * 8000 + b"%zz ", n),
+    ),
     "http-repeated": ("`http://http://…` one run", lambda n: _fill(b"http://", n)),
     "angle-http": ("`<http://<http://…` one run", lambda n: _fill(b"<http://", n)),
     "long-url": ("`http://x/` then one path of `a` (longer than max length)", _long_url),
