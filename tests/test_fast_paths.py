@@ -119,6 +119,10 @@ PIECES = st.sampled_from(
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(PIECES, max_size=30).map("".join))
+# A URI ending in "-": the shortcut takes it where no line break follows.
+@example("see http://x- y, http://x/a-- z tel:1- w")
+@example("http://x- \ny http://x-\t\nz http://x-\u3000y http://x- \u00a0y http://x- ")
+@example("http://x/?a- y http://x/#b- y http://x-. y mailto:a@b- c")
 def test_shortcut_changes_nothing_on_generated_text(text: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, general = _both(text, monkeypatch)

@@ -65,7 +65,12 @@ def _ending_well(chars: str) -> str:
         good_end = good_end.replace(c, "")
     good_end = good_end.replace(r"\-", "")
     step = rf"(?:{_abnf.PCT_ENCODED}|[{bad_end}]++(?=[{good_end}]|{_abnf.PCT_ENCODED}))"
-    return rf"[{good_end}]*+(?:{step}[{good_end}]*+)*+"  # (unrolled: the fastest form)
+    return rf"[{good_end}]*+(?:{step}[{good_end}]*+)*+{_DASH_END}"  # (unrolled: the fastest)
+
+
+# A URI part may end in "-" where no line break follows (the hyphen rule joins only
+# across one, Appendix E): white space on the same line, then more text.
+_DASH_END = r"(?:-++(?=[ \t]++\S))?+"
 
 
 # Query and fragment (3.4, 3.5); then the end both shortcuts share: a URI part that does
@@ -74,11 +79,11 @@ _FAST_QUERY_FRAGMENT = (
     rf"(?:\?{_ending_well(_FAST_PATH_CHARS + '?')})?"
     rf"(?:\#{_ending_well(_FAST_PATH_CHARS + '?')})?"
 )
-_FAST_END = r"(?<![.,;:!?\-])[.,;:!?)\]]*+(?=[ \t\r\n])"
+_FAST_END = r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S))(?=[ \t\r\n])"
 # The host likewise: a run of "-" and "." only before a character that may end it.
 _FAST_BARE = re.compile(
     r":(?=//)"
-    r"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+)"
+    rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
     r"(?::(?P<port>[0-9]{1,4}))?"
     rf"(?P<path>/{_ending_well(_FAST_PATH_CHARS)})?"
     rf"(?P<tail>{_FAST_QUERY_FRAGMENT}))"
