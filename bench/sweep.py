@@ -37,6 +37,7 @@ TEXT: dict[str, str] = {
     # the hyphen at a line end (seed 002 Appendix E)
     "a hyphen at every line end": "http://x-\n",
     "hyphens and quote markers": "> http://x-\n> ",
+    "URIs ending in a hyphen, one line": "http://x- ",
     # long candidates: trailing punctuation, brackets, dot segments, a bad host
     "closers after an IRI": "http://a/" + E + ")" * 8000 + " ",
     "punctuation and closers": "http://a/" + E + ".)" * 4000 + " ",
@@ -44,6 +45,9 @@ TEXT: dict[str, str] = {
     "dot segments": "http://a/" + "../" * 2600 + " ",
     "a long host, a bad escape": "http://" + "a" * 8000 + "%zz ",
     "a long port": "http://a:" + "1" * 8000 + "x ",
+    "a long query, a bad escape": "http://a/?" + "a" * 8000 + "%zz ",
+    "a long userinfo, a bad escape": "http://" + "a" * 8000 + "@%zz ",
+    "a long angle candidate, a bad escape": "<http://a/" + "a" * 8000 + "%zz>",
     # angle brackets and prefixes
     "<a<a<a": "<a",
     "<URL:<": "<URL:<",

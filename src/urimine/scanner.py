@@ -615,6 +615,8 @@ class _Triggers:
                 # where this leap ends.
                 since = since if found is None else found.start()
                 alarms = _alarms(back, since, words.back_strict, pos)
+                if self.hit_words is not None and b"urn:" in block:
+                    alarms = self._urn_texts_only(alarms)
                 first = alarms.pop() - pos if alarms else size
                 self.alarms = alarms
                 self.region_end = stop
@@ -638,6 +640,14 @@ class _Triggers:
             self.strict = True
             self.leap_from = pos + first + 1
         return pos + block.rfind(b":", 0, first) + 1
+
+    def _urn_texts_only(self, alarms: list[int]) -> list[int]:
+        """*alarms* but those at a "urn" where no URN in text stands ("urn:ab: "), which
+        the dense loop of a scanner of hits only passes over (:meth:`_no_hit_at`): the
+        loop then need not stop there (the leaps' patterns ask only for what an NID
+        starts with)."""
+        buf = self.buf
+        return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or _URN_MATCH(buf, a)]
 
     def _short_runs(self, pos: int, stop: int) -> bool:
         """Whether every run of URI characters through ``buf[pos:stop]`` ends soon
