@@ -52,13 +52,19 @@ __all__ = ["at_colon"]
 _FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
 
+# A URI part may end in "-" where no line break follows (the hyphen rule joins only
+# across one, Appendix E): white space on the same line, then more text.
+_DASH_END = r"(?:-++(?=[ \t]++\S))?+"
+
+
 def _ending_well(chars: str) -> str:
     """``*( [chars] / pct-encoded )`` that does not end in what may not end the URI part
     (``_FAST_END``'s look-behind: ".,;:!?-"), with no step given back: a run of those
     is taken only where a character or escape that may end it follows. A long
     candidate that fails at its end ("%zz" after 8 KB) then fails in one pass; where
     the text was given back a character at a time, each retried what follows (some
-    1 ms for 8 KB: 8 MB/s). What it leaves out ("/b.?q") goes the general way."""
+    1 ms for 8 KB: 8 MB/s). What it leaves out ("/b.?q") goes the general way. It
+    may end in "-" where :data:`_DASH_END` allows it."""
     bad_end = "".join(c for c in ".,;:!?-" if c in chars).replace("-", r"\-")
     good_end = chars
     for c in ".,;:!?":
@@ -68,13 +74,9 @@ def _ending_well(chars: str) -> str:
     return rf"[{good_end}]*+(?:{step}[{good_end}]*+)*+{_DASH_END}"  # (unrolled: the fastest)
 
 
-# A URI part may end in "-" where no line break follows (the hyphen rule joins only
-# across one, Appendix E): white space on the same line, then more text.
-_DASH_END = r"(?:-++(?=[ \t]++\S))?+"
-
-
 # Query and fragment (3.4, 3.5); then the end both shortcuts share: a URI part that does
-# not end in what _trim drops or in a hyphen, what _trim drops, and white space.
+# not end in what _trim drops or in a hyphen (but as _DASH_END allows), what _trim
+# drops, and white space.
 _FAST_QUERY_FRAGMENT = (
     rf"(?:\?{_ending_well(_FAST_PATH_CHARS + '?')})?"
     rf"(?:\#{_ending_well(_FAST_PATH_CHARS + '?')})?"
