@@ -57,9 +57,6 @@ _COLON_SEARCH = R.COLON_TRIGGER.search
 _STOP_SEARCH = R.STOP_CHAR.search
 _ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
-# A URN in text (seed 003 2.1, 2.2): where it does not match at "urn:", the URN rule can
-# only reject (BAD_NID), and a scanner of hits only passes over the word (the leaps ask
-# less: what an NID starts with, see rules._scheme_words).
 _URN_MATCH = R._URN_TEXT.match
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
@@ -548,7 +545,7 @@ class _Triggers:
         next white space), or "urn" where no URN in text stands ("urn:a:")."""
         buf, after = self.buf, m.end()
         if word == "urn":
-            return _URN_MATCH(buf, after - 4) is None
+            return _no_urn_at(buf, after - 4)
         return (
             word in AUTHORITY_SCHEMES
             and not buf.startswith("//", after)
@@ -603,18 +600,20 @@ class _Triggers:
                 words = self.hit_words
             pattern = words.back_strict if self.strict else words.back_loose
             found = pattern.search(back, since)
+            # Where the searches of pattern and its subsets below may start (they find
+            # that match again at once); the loose pattern's, a superset, at quick's.
+            start = since if found is None else found.start()
             if found is None and not self.strict:
                 pass  # no name in the block (the strict pattern finds a subset)
             elif b"<" in block or R.long_run(block, size):
-                first = _first_alarm(back, size, since, pattern)
+                first = _first_alarm(back, size, start, pattern)
                 if self.strict and R.long_run(block, first):  # a long run before it
                     first = _first_alarm(back, size, since, words.back_loose)
             else:
                 # Every name of the block (the strict pattern holds: no long run), for
                 # the dense loop to go to one after another (_to_alarm); the first is
                 # where this leap ends.
-                since = since if found is None else found.start()
-                alarms = _alarms(back, since, words.back_strict, pos)
+                alarms = _alarms(back, start, words.back_strict, pos)
                 if self.hit_words is not None and b"urn:" in block:
                     alarms = self._urn_texts_only(alarms)
                 first = alarms.pop() - pos if alarms else size
@@ -647,7 +646,7 @@ class _Triggers:
         loop then need not stop there (the leaps' patterns ask only for what an NID
         starts with)."""
         buf = self.buf
-        return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or _URN_MATCH(buf, a)]
+        return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or not _no_urn_at(buf, a)]
 
     def _short_runs(self, pos: int, stop: int) -> bool:
         """Whether every run of URI characters through ``buf[pos:stop]`` ends soon
@@ -690,6 +689,14 @@ class _Triggers:
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
             misses[colon] = 0
             self.window[colon] = i
+
+
+def _no_urn_at(buf: str, k: int) -> bool:
+    """Whether no URN in text (seed 003 2.1, 2.2: an NID, its colon, an NSS) stands at
+    the "urn:" at *k*: the URN rule can only reject it (BAD_NID), and a scanner of hits
+    only passes over it (the leaps' patterns ask less: what an NID starts with, see
+    rules._scheme_words)."""
+    return _URN_MATCH(buf, k) is None
 
 
 # A "<" the leaps' angle pattern may match: "urn:", white space or a letter after it.
