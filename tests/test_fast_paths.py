@@ -875,7 +875,9 @@ def test_hyphen_chain_in_one_match_joins_as_piece_by_piece(
     first = quote + "http://a.example/x-"
     buf = first + "\n" + rest
     s, e = len(quote), len(first)
-    assert bare._hyphen_join(cfg, buf, s, e, final) == _hyphen_join_stepwise(cfg, buf, s, e, final)
+    depth = rules_module.quote_depth(buf, s)
+    joined = bare._hyphen_join(cfg, buf, s, e, final, depth)
+    assert joined == _hyphen_join_stepwise(cfg, buf, s, e, final)
 
 
 @settings(max_examples=1500, deadline=None)

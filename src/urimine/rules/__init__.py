@@ -487,6 +487,19 @@ def hyphen_gap_partial(depth: int) -> regex.Pattern[str]:
     return regex.compile(_hyphen_gap_source(depth))
 
 
+def unfinished(
+    partial: regex.Pattern[str], buf: str, i: int
+) -> regex.Match[str] | _PendingType | None:
+    """Where a pattern compiled by ``re`` failed at ``i`` in an unfinished buffer,
+    :data:`Pending` if more text could still make ``partial`` (the same pattern, by
+    ``regex``) match. (The ``re`` match is written out at each use: hostile text fails
+    it once per ``<``.) ``regex`` may first look for a character the pattern needs up
+    to the end of the text: a pattern that does (:func:`hyphen_gap_partial`) is asked
+    only where the text may end within its match."""
+    p = partial.match(buf, i, partial=True)
+    return Pending if p is not None and p.partial else p
+
+
 GAP_TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 """What a :func:`_hyphen_gap` may hold, up to the end of the text: only then can more
 text complete one that fails (its characters, then a run character)."""

@@ -28,6 +28,7 @@ from urimine.rules import (
     _PendingType,
     _validate,
     quote_depth,
+    unfinished,
 )
 from urimine.rules.bare import colon_can_take
 from urimine.urn import check_legacy_urn
@@ -38,16 +39,6 @@ Dismissed = int
 """What :func:`at_angle` returns when nothing starts at the ``<`` nor before that index:
 the scan may go on from there. (A bare index: hostile text makes one per ``<``, and an
 object would cost more than the rest of the decision.)"""
-
-
-def _unfinished(
-    partial: regex.Pattern[str], buf: str, i: int
-) -> regex.Match[str] | _PendingType | None:
-    """Where a pattern compiled by ``re`` failed at ``i`` in an unfinished buffer,
-    :data:`Pending` if more text could still make ``partial`` (the same pattern) match.
-    (The ``re`` match is written out at each use: hostile text fails it once per ``<``.)"""
-    p = partial.match(buf, i, partial=True)
-    return Pending if p is not None and p.partial else p
 
 
 def at_angle(
@@ -72,7 +63,7 @@ def at_angle(
         return None
     m: re.Match[str] | regex.Match[str] | None = cfg.angle_line.match(buf, i)
     if m is None and not final:
-        late = _unfinished(cfg.angle_line_partial, buf, i)
+        late = unfinished(cfg.angle_line_partial, buf, i)
         if isinstance(late, _PendingType):
             return Pending
         m = late
@@ -104,7 +95,7 @@ def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | _
     if final:
         return head
     if head is None:
-        return _unfinished(_LT_HEAD_PARTIAL, buf, i)
+        return unfinished(_LT_HEAD_PARTIAL, buf, i)
     if head.group(1).lower() == "url":
         # "<URL:" then white space where the buffer ends: read as the scheme "URL" so
         # far, but the prefix's scheme may still come ("<URL:\nhttp://x>").

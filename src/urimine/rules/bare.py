@@ -34,6 +34,7 @@ from urimine.rules import (
     hyphen_gap_partial,
     join_breaks,
     quote_depth,
+    unfinished,
 )
 from urimine.schemes import AUTHORITY_SCHEMES
 from urimine.urn import check_urn
@@ -254,8 +255,10 @@ def _bare_uri(
         closed = e < len(buf) and buf[e] == '"'
     whole = buf[s:e]  # the pieces joined (one but after a hyphen at a line end)
     last = ""  # the last piece, when there are more
+    depth = 0  # the quote markers after each line break between them
     if not closed and "hyphen" in cfg.rules and whole.endswith("-"):
-        joined = _hyphen_join(cfg, buf, s, e, final)
+        depth = quote_depth(buf, s)
+        joined = _hyphen_join(cfg, buf, s, e, final, depth)
         if isinstance(joined, _PendingType):
             return Pending
         if joined is not None:
@@ -278,7 +281,7 @@ def _bare_uri(
     trimmed = len(whole) - len(uri)
     if last and trimmed < len(last):
         # The other reading: the hyphens before the breaks were theirs, not the URI's.
-        other = join_breaks(buf[s : e + trimmed], quote_depth(buf, s), True)
+        other = join_breaks(buf[s : e + trimmed], depth, True)
         alt = other[: len(other) - trimmed]
         if _validate(cfg, alt, scheme, bare=True) is None:
             alternative = alt
@@ -334,12 +337,11 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
 
 
 def _hyphen_join(
-    cfg: Config, buf: str, s: int, e: int, final: bool
+    cfg: Config, buf: str, s: int, e: int, final: bool, depth: int
 ) -> tuple[str, str, int] | _PendingType | None:
     """Join the pieces of a URI broken after a hyphen at line ends (Appendix E), the
-    first ``buf[s:e]``: the pieces joined, the last piece, and where it ends. None: no
-    piece follows the first."""
-    depth = quote_depth(buf, s)
+    first ``buf[s:e]``, with *depth* quote markers after each break: the pieces joined,
+    the last piece, and where it ends. None: no piece follows the first."""
     gap = _hyphen_gap(depth)
     first_end = last_start = e
     # The chain in one match, short of the length bound (a piece must end before it)
@@ -358,10 +360,12 @@ def _hyphen_join(
     while buf[e - 1] == "-":
         g = gap.match(buf, e)
         if g is None:
-            if not final and GAP_TO_END.match(buf, e) is not None:
-                late = hyphen_gap_partial(depth).match(buf, e, partial=True)
-                if late is not None:  # (partial: the full match failed above)
-                    return Pending
+            if (
+                not final
+                and GAP_TO_END.match(buf, e) is not None
+                and unfinished(hyphen_gap_partial(depth), buf, e) is Pending
+            ):
+                return Pending
             break
         run_end = _run_end(cfg, buf, g.end(), final)
         if run_end < 0:
