@@ -262,3 +262,39 @@ def test_leaps_among_frequent_hits_search_what_they_pass_over(
 def test_ten_megabyte_line_without_spaces(ordinary_time: float) -> None:
     text = "x" * 10_000_000
     assert _scan_time(text) / (ordinary_time * 20) < 10
+
+
+def _partial_patterns() -> dict[str, object]:
+    """The patterns the rules match by ``regex`` with ``partial=True`` (rules.unfinished
+    and the 1993 URN's shape), each with what it matches at."""
+    from urimine import rules
+
+    cfg = rules.Config.build("default", 8192, ())
+    return {
+        "head": rules._LT_HEAD_PARTIAL,
+        "URL: head": rules._LT_URL_HEAD_PARTIAL,
+        "one line": cfg.angle_line_partial,
+        "several lines": rules._angle_multiline(0, 8192),
+        "several quoted lines": rules._angle_multiline(2, 8192),
+        "1993 shape": rules.LEGACY_SHAPE,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_partial_patterns()))
+@pytest.mark.parametrize("piece", ["<http://a b ", "<URN:a:b:c:d ", "<URL: x "])
+def test_partial_matches_cost_what_they_read_not_the_rest_of_the_text(
+    name: str, piece: str
+) -> None:
+    """``regex`` may look for a character its pattern needs (">", ":", a line end) from
+    the position to the end of the text before matching: a pattern asked at every
+    candidate would then cost the rest of the text each time (the hyphen rule's gap
+    did: quadratic). The patterns asked per candidate cost the same at the start of
+    a text without their character whatever its length (the hyphen gap is asked only
+    where the text may end within it, rules.GAP_TO_END)."""
+    pattern = _partial_patterns()[name]
+    short, long = piece * 100, piece * 100_000
+
+    def cost(text: str) -> float:
+        return cpu_seconds(lambda: [pattern.match(text, 0, partial=True) for _ in range(20)], 1e-5)  # type: ignore[attr-defined]
+
+    assert cost(long) / cost(short) < 20, f"{name}: {cost(long):.4f}s vs {cost(short):.4f}s"
