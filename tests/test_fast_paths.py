@@ -110,6 +110,11 @@ PIECES = st.sampled_from(
         "<http://a.example/p>",
         "<mailto:a@b.example>",
         "<urn:isbn:1>",
+        # Angle candidates the shortcut rejects (a bad IP literal, escape, port).
+        "<http://[x]>",
+        "<tel:%>",
+        "<mailto:%zz>",
+        "<http://a:99999999>",
         "<URL:",
         "<xs:e>",
         "< ",

@@ -58,6 +58,10 @@ class _PendingType:
 Pending = _PendingType()
 
 
+PlainDecision = tuple[str, str, Reason | None, str]
+"""The angle shortcut's decision on ``<scheme:...>`` (see rules.angle._plain): URI,
+scheme, the reason it is rejected (None: a URI) and the rejection's detail."""
+
 Shortcut = tuple[int, int, str, str, str, str]
 """A URI decided in one match (the common cases, see the rules' ``_FAST_BARE`` and
 ``_plain``): ``(start, end, uri, context, scheme, key)``; its kind is "uri", and a
@@ -216,7 +220,7 @@ class Config:
     nid_words: SchemeWords = field(repr=False)
     """The same where a run may be too long for :attr:`hit_words`: only its rule for
     ``urn`` holds there (``urn:`` before no NID is rejected at once, never too long)."""
-    seen: Memo[str, tuple[str, str] | None] = field(
+    seen: Memo[str, PlainDecision | None] = field(
         default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
     )
     """Decisions of the angle shortcut by the text it matched (mail repeats its list

@@ -22,6 +22,7 @@ from urimine.rules import (
     Candidate,
     Config,
     Pending,
+    PlainDecision,
     Shortcut,
     _angle_multiline,
     _marker_strip,
@@ -122,12 +123,17 @@ _PLAIN = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{0,63}):[^<>\s]+>")
 _SEEN_LEN = 256  # longer texts are decided afresh, so the memo stays small
 
 
-def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | None:
+def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | Candidate | None:
     """The common case, ``<scheme:...>`` on one line (*m*, a :data:`_PLAIN` match at
-    ``i``), a registered scheme right after the ``<`` and no whitespace: validate it, in
-    one match. None: the general path decides (tests/test_fast_paths.py checks that the
-    answers agree). Not for "urn", whose 1993 form the legacy rule looks at first, nor
-    "url" (the ``URL:`` prefix)."""
+    ``i``), a registered scheme right after the ``<`` and no whitespace: validated in
+    one match, and decided as the general path would (tests/test_fast_paths.py checks
+    that the answers agree), a URI or its rejection. None: the general path decides.
+    Not for "urn", whose 1993 form the legacy rule looks at first, nor "url" (the
+    ``URL:`` prefix).
+
+    A rejection is decided here too: the general path would only unwrap the same text
+    and validate it again (text dense with such candidates, ``<http://[x]>``, cost
+    twice the parse). Decisions are remembered by the text they matched."""
     text = m.group()
     if text in cfg.seen:
         found = cfg.seen[text]
@@ -135,19 +141,28 @@ def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | None:
         found = _plain_uri(cfg, text, m.group(1).lower())
         if len(text) <= _SEEN_LEN:
             cfg.seen.keep(text, found)
-    return None if found is None else (i, m.end(), found[0], "angle", found[1], "")
+    if found is None:
+        return None
+    uri, scheme, reason, detail = found
+    if reason is None:
+        return (i, m.end(), uri, "angle", scheme, "")
+    # As _angle_candidate's rejection; a registered scheme's colon may still be taken
+    # by the colon rule, so the scan goes on after the "<" (no resume, see _skip_head).
+    return Candidate(i, m.end(), "angle", uri, reason=reason, detail=detail, consume=False)
 
 
-def _plain_uri(cfg: Config, text: str, scheme: str) -> tuple[str, str] | None:
-    """The URI and scheme of a :data:`_PLAIN` match, or None if the shortcut does not apply."""
+def _plain_uri(cfg: Config, text: str, scheme: str) -> PlainDecision | None:
+    """The decision on a :data:`_PLAIN` match (its URI and scheme, and why it is
+    rejected or None), or None if the shortcut does not apply."""
     if len(text) - 2 > cfg.max_len or "angle" not in cfg.rules:
         return None
     if scheme not in cfg.schemes or scheme == "urn" or scheme == "url":
         return None
     uri = text[1:-1]
-    if _validate(cfg, uri, scheme, bare=False) is not None:
-        return None
-    return uri, scheme
+    bad = _validate(cfg, uri, scheme, bare=False)
+    if bad is not None:
+        return uri, scheme, bad[0], bad[1]
+    return uri, scheme, None, ""
 
 
 def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
