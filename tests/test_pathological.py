@@ -173,6 +173,26 @@ def test_hostile_input_scales_linearly(name: str) -> None:
     assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
 
 
+# Candidates every few bytes that a rule parses to reject, none a hit: each costs a
+# decision in Python (whether "<http://[x]>" is a URI no C-level prefilter tells), so
+# these are not within the bounds above (see bench: rejected-angle-uris and others),
+# but their cost per candidate is bounded: linear in the text, whatever its length.
+REJECTED: dict[str, Callable[[int], str]] = {
+    "bad IP literals in brackets": lambda n: _fill("<http://[x]> ", n),
+    "bad escapes after the scheme": lambda n: _fill("mailto:%zz ", n),
+    "1993 URN shapes, bad encoding and NID": lambda n: _fill("<URN:a:b:c:d> ", n),
+    "URNs in brackets without an NSS": lambda n: _fill("<urn:ab:> ", n),
+    "bad escapes in brackets": lambda n: _fill("<tel:%> ", n),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_rejected_candidates_cost_linear_time(name: str) -> None:
+    small = _scan_time(REJECTED[name](SIZE // 8))
+    large = _scan_time(REJECTED[name](SIZE // 2))
+    assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
+
+
 def _hits_time(text: str) -> float:
     return cpu_seconds(lambda: list(Scanner().hits([text])))
 
