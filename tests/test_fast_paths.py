@@ -350,6 +350,21 @@ _DENSE_PIECES = st.sampled_from(
         "<URN:a:b:",
         "<URN:ASCII:IANA:x:1>",
         "<URN::a:b:c\\:<\\>\\:d>",
+        # "<urn:" where a hit may stand or not (a scanner of hits only passes over
+        # the latter): NIDs and 1993 encodings, good and bad, white space and quote
+        # markers inside, cut by the end of the text searched.
+        "<URN:a:b:c:d>",
+        "<urn:a:b>",
+        "<urn:-a:b>",
+        "<urn:ab:c>",
+        "<urn:a\n b:c>",
+        "<urn:a\n> b:c>",
+        "<urn:\u3000ab:c>",
+        "<URL:urn:a",
+        "< urn:i",
+        "<URN:asc",
+        "<URN:ascii:a:b:c>",
+        "<urn:a",
         "<urn:a:b:c:d:e>",
         "<URN::IANA:x:" + "y" * 300 + "<y>",  # a raw "<", longer than the look-ahead
     ]
@@ -440,7 +455,7 @@ def test_a_leap_from_past_the_stretch_end_goes_nowhere() -> None:
     cfg = Scanner()._cfg
     pos = text.index("Main.java:") + len("Main.java:")
     for dense_until in range(pos - 40, pos + 1):
-        finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+        finder = scanner_module._Triggers(text, 0, True, cfg.schemes, cfg.scheme_words)
         finder.dense_until = dense_until
         assert finder._leap(pos) == pos
 
@@ -456,7 +471,7 @@ def test_a_leap_that_moves_the_stretch_end_widens_the_next_search() -> None:
     text = "a:" * 256 + "x" * (colon - 4 - 512) + " tel:x " + "x" * 2000
     assert text[colon] == ":"
     cfg = Scanner()._cfg
-    finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+    finder = scanner_module._Triggers(text, 0, True, cfg.schemes, cfg.scheme_words)
     finder.dense_until = dense_until
     finder.stride = 1 << 16
     assert finder._dense(0)[0] == colon
@@ -472,10 +487,50 @@ def test_a_leap_block_ending_inside_an_angle_candidate_stops_before_it() -> None
     lt = text.index("<")
     cfg = Scanner()._cfg
     for stop in range(lt + 1, lt + 8):
-        finder = scanner_module._Triggers(text, 0, cfg.dense, True, cfg.schemes, cfg.scheme_words)
+        finder = scanner_module._Triggers(text, 0, True, cfg.schemes, cfg.scheme_words)
         finder.dense_until = len(text)
         finder.stride = stop - 3
         assert finder._leap(3) <= lt, stop
+
+
+@pytest.mark.parametrize(
+    "text,hit",
+    [
+        # Seed 003 2.1: an NID starts with a letter or digit, then one of those or "-".
+        ("<urn:isbn:0451450523>", True),
+        ("<URN:ab:c>", True),
+        ("<urn:a-b:c>", True),
+        ("<urn:a:b:c:d>", False),
+        ("<urn:-a:b>", False),
+        ("<urn::b>", True),  # no NID, but a 1993 URN's empty encoding: its rule decides
+        # The angle rule drops white space and quote markers inside the brackets.
+        ("<urn:a\n  b:c>", True),
+        ("<urn:a\n> b:c>", True),
+        ("<urn:\u3000ab:c>", True),
+        ("< URL: urn:ab:c>", True),
+        # Seed 000 3.3.2: a 1993 URN's encoding is empty or "ascii".
+        ("<URN::IANA:x:1>", True),
+        ("<URN:ASCII:IANA:x:1>", True),
+        ("<URN:a:b:c:d>", False),
+        ("<URN:asc:b:c:d>", True),  # no 1993 URN, but a modern one (NID "asc")
+        # The end of the text searched may cut what decides: then it matches.
+        ("<urn:a", True),
+        ("<URN:asc", True),
+        ("<urn:", True),
+    ],
+)
+def test_hits_only_prefilters_pass_over_urns_no_rule_can_take(text: str, hit: bool) -> None:
+    """A scanner of hits only gives "<urn:" to the rules only where a URN may stand; one
+    that reports rejections, always (both rules reject the others)."""
+    cfg = rules_module.Config.build("default", 8192, ())
+    lowered = text.encode("ascii", "replace").lower()
+    assert cfg.scheme_words.dense.match(text)
+    assert cfg.scheme_words.angle.match(lowered)
+    assert bool(cfg.nid_words.dense.match(text)) is hit
+    for words in (cfg.nid_words, cfg.hit_words):
+        assert bool(words.angle.match(lowered)) is hit
+    if not hit:
+        assert scan([text + " x"]) == []
 
 
 def test_leaps_are_taken() -> None:
@@ -808,7 +863,7 @@ def test_short_runs_never_passes_a_long_run(
     cfg = Scanner()._cfg
     pos, stop = min(pos, len(text)), min(pos + length, len(text))
     finder = scanner_module._Triggers(
-        text, 0, cfg.dense, final, cfg.schemes, cfg.scheme_words, cfg.hit_words, max_len
+        text, 0, final, cfg.schemes, cfg.scheme_words, cfg.hit_words, max_len
     )
     needle = max_len - 66
     long_run = not final and stop == len(text)  # a run may start where the text ends

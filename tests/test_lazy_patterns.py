@@ -49,15 +49,17 @@ def test_iri_grammar_on_ascii_is_the_uri_grammar(text: str) -> None:
 
 def test_ascii_text_compiles_no_iri_pattern_and_sparse_text_no_leap_pattern() -> None:
     """A fresh process that scans ASCII text with no dense stretch compiles neither
-    (some 90 ms of start-up); text with an IRI and dense text then compile them (the
-    leaps of a scanner of hits only, as finditer's, ask nid_words' quick test first)."""
+    (some 100 ms of start-up); text with an IRI and dense text then compile them (the
+    leaps of a scanner of hits only, as finditer's, ask nid_words' quick test first;
+    its dense loop, nid_words' prefilter)."""
     code = (
         "import urimine, urimine._abnf as a\n"
         "from urimine import rules\n"
         "w = rules.Config.build('default', 8192, ()).nid_words\n"
         "def compiled():\n"
         "    try:\n"
-        "        type(w).quick.__get__(w)  # the slot itself: no compiling\n"
+        "        type(w).quick.__get__(w)  # the slots themselves: no compiling\n"
+        "        type(w).dense.__get__(w)\n"
         "    except AttributeError:\n"
         "        return ('IRI_RE' in vars(a), False)\n"
         "    return ('IRI_RE' in vars(a), True)\n"
@@ -72,26 +74,29 @@ def test_ascii_text_compiles_no_iri_pattern_and_sparse_text_no_leap_pattern() ->
     assert out[:2] == ["(False, False)", "(True, True)"]
 
 
-def _compiled(words: rules_module.SchemeWords) -> bool:
+def _compiled(words: rules_module.SchemeWords, name: str = "quick") -> bool:
     try:
-        type(words).quick.__get__(words)  # type: ignore[attr-defined]  # the slot: no compiling
+        getattr(type(words), name).__get__(words)  # the slot itself: no compiling
     except AttributeError:
         return False
     return True
 
 
 def test_leap_patterns_survive_pickling_compiled_or_not() -> None:
-    """A rule set's leap patterns pickle as their sources, before and after their
-    compilation, and the copy compiles the same patterns at its first use."""
+    """A rule set's patterns for dense text pickle as their sources, before and after
+    their compilation, and the copy compiles the same patterns, each at its first use."""
     fresh = rules_module._scheme_words.__wrapped__(  # type: ignore[attr-defined]
-        frozenset({"http", "tel"}), frozenset({"http"})
+        frozenset({"http", "tel"}), frozenset({"http"}), False
     )
     copy = pickle.loads(pickle.dumps(fresh))
     assert not _compiled(fresh) and not _compiled(copy)
     assert copy.angle.pattern == fresh.angle.pattern  # both compiled now
-    assert _compiled(copy) and _compiled(fresh)
+    assert _compiled(copy, "angle") and _compiled(fresh, "angle")
+    assert not _compiled(copy, "dense")  # the others at their own first use
+    assert copy.dense.pattern == fresh.dense.pattern
+    assert isinstance(copy.dense.pattern, str)  # the dense loop's, on the text itself
     again = pickle.loads(pickle.dumps(fresh))
-    assert not _compiled(again)
+    assert not _compiled(again, "angle")
     assert again.back_strict.pattern == fresh.back_strict.pattern
     assert again.back_strict.search(b"x//:ptth ") is not None  # "http://x" reversed
     assert again.quick.search(b":let ") is not None

@@ -81,6 +81,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # each once cost a trip through the rules; "<URN:" read on for a ">" 1024 characters.
     "urn: without an NID": lambda n: "urn:a:" * (n // 6),
     "1993 URN shapes that fail": lambda n: "<URN:a:b:" * (n // 9),
+    # In brackets, neither a 1993 URN's encoding (seed 000 3.3.2) nor an NID: a scanner
+    # of hits only passes over them in C (each once cost both URN rules, 10 us).
+    "1993 URN shapes, bad encoding and NID": lambda n: _fill("<URN:a:b:c:d> ", n),
+    "URNs in brackets without an NID": lambda n: _fill("<urn:a:b> ", n),
     # A hyphen at every line end (seed 002 Appendix E): URIs of 8 KB joined line by
     # line, once a Python step a line.
     "a hyphen at every line end": lambda n: "http://x-\n" * (n // 10),
@@ -180,7 +184,6 @@ def test_hostile_input_scales_linearly(name: str) -> None:
 REJECTED: dict[str, Callable[[int], str]] = {
     "bad IP literals in brackets": lambda n: _fill("<http://[x]> ", n),
     "bad escapes after the scheme": lambda n: _fill("mailto:%zz ", n),
-    "1993 URN shapes, bad encoding and NID": lambda n: _fill("<URN:a:b:c:d> ", n),
     "URNs in brackets without an NSS": lambda n: _fill("<urn:ab:> ", n),
     "bad escapes in brackets": lambda n: _fill("<tel:%> ", n),
 }

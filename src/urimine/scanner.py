@@ -187,7 +187,6 @@ class Scanner:
         finder = _Triggers(
             buf,
             pos,
-            cfg.dense,
             final,
             None if "any-scheme" in cfg.rules else cfg.schemes,
             cfg.scheme_words if self._want_rejections else cfg.nid_words,
@@ -364,7 +363,6 @@ class _Triggers:
     __slots__ = (
         "alarms",
         "buf",
-        "dense",
         "dense_until",
         "hit_words",
         "leap_from",
@@ -386,7 +384,6 @@ class _Triggers:
         self,
         buf: str,
         pos: int,
-        dense: re.Pattern[str],
         final: bool,
         schemes: frozenset[str] | None,
         words: R.SchemeWords,
@@ -394,13 +391,13 @@ class _Triggers:
         max_len: int = 8192,
     ) -> None:
         self.buf = buf
-        self.dense = dense
         self.schemes = schemes
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
         self.words = words
         """Those names followed by ``:`` (:attr:`rules.Config.scheme_words`; for a
         scanner of hits only :attr:`rules.Config.nid_words`, ``urn`` only before an
-        NID: without one it is rejected at once, never too long)."""
+        NID: without one it is rejected at once, never too long), and the dense
+        loop's prefilter (its ``dense``)."""
         self.hit_words = hit_words
         """For a scanner of hits only, :attr:`rules.Config.hit_words`: besides, a name
         that needs ``//`` counts only with it. Not where that name's run may be too
@@ -463,7 +460,7 @@ class _Triggers:
     def _dense(self, pos: int) -> tuple[int, int]:
         """Within a dense stretch: ``(trigger, pos)``, or ``(-1, pos)`` when the stretch
         ended and the sparse finders go on from ``pos``."""
-        search, buf = self.dense.search, self.buf
+        search, buf = self.words.dense.search, self.buf
         schemes = self.schemes
         skipped = 0
         while True:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import regex
 
@@ -206,12 +207,10 @@ class Config:
     run: re.Pattern[str] = field(repr=False)
     angle_line: re.Pattern[str] = field(repr=False)
     angle_line_partial: regex.Pattern[str] = field(repr=False)
-    dense: re.Pattern[str] = field(repr=False)
-    """A C-level prefilter for text dense with triggers: matches every ``<`` and ``:``
-    that :func:`candidate_at` could accept (a superset), and few that it cannot."""
     scheme_words: SchemeWords = field(repr=False)
-    """Where a name of :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes
-    (see :func:`_scheme_words`)."""
+    """The patterns for dense text (see :class:`SchemeWords`): where a name of
+    :attr:`schemes` then ``:`` may stand, in ASCII-lowered bytes (see
+    :func:`_scheme_words`), and the dense loop's prefilter."""
     hit_words: SchemeWords = field(repr=False)
     """The same for a scanner that reports hits only: a name of
     :data:`~urimine.schemes.AUTHORITY_SCHEMES` counts only with ``//`` after its colon,
@@ -257,6 +256,7 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
     if max_len < 16:
         raise ConfigError("max_candidate_len must be at least 16")
     schemes = registered_schemes() | extra_schemes
+    one_letter = min(map(len, schemes)) <= 1 or "any-scheme" in chosen
     return Config(
         rules=chosen,
         max_len=max_len,
@@ -264,12 +264,9 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         run=_run_pattern(max_len),
         angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
-        dense=_dense_pattern(
-            min(map(len, schemes)) <= 1 or "any-scheme" in chosen, frozenset(schemes)
-        ),
-        scheme_words=_scheme_words(frozenset(schemes), frozenset()),
-        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES, nid=True),
-        nid_words=_scheme_words(frozenset(schemes), frozenset(), nid=True),
+        scheme_words=_scheme_words(frozenset(schemes), frozenset(), one_letter),
+        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES, one_letter, nid=True),
+        nid_words=_scheme_words(frozenset(schemes), frozenset(), one_letter, nid=True),
     )
 
 
@@ -278,8 +275,9 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
     return re.compile(f"{_RUN_CHAR}{{0,{max_len}}}")
 
 
-@cache
-def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Pattern[str]:
+def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: bool) -> str:
+    """The source of the dense loop's prefilter (:attr:`SchemeWords.dense`); for a scanner
+    of hits only, "<urn:" only where a URN may stand (see _NID_AFTER)."""
     tail = "0" if one_letter_schemes else "1"
     # "<" only when a ">" can close it before the next "<" (or the window ends: the
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
@@ -289,15 +287,21 @@ def _dense_pattern(one_letter_schemes: bool, schemes: frozenset[str]) -> re.Patt
     # wherever one may stand (its shape, _LEGACY_AHEAD). The word repeats are
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
-    return re.compile(
-        rf"<(?=[Uu][Rr][Nn]:{_LEGACY_AHEAD}"
-        rf"|{_ANGLE_TAIL.format(names=_nocase_tree(schemes), a='A-Za-z')})"
+    if hits_only:
+        mark = _NID_AFTER.format(ws=r"[\s>]", a="A-Za-z")
+        names = _nocase_tree(_urn_marked(schemes), mark)
+        legacy, skip = _encoding_ahead(nocase=True), "(?![Uu][Rr][Nn]:)"
+    else:
+        names, legacy, skip = _nocase_tree(schemes), "", ""
+    return (
+        rf"<(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
+        rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
     )
 
 
-# What may follow "<" in an angle candidate (see _dense_pattern), for str.format: the
+# What may follow "<" in an angle candidate (see _dense_source), for str.format: the
 # names as a word tree and the letters ("A-Za-z", or "a-z" for lowered text). The end
 # of the text searched (\Z) stands for more text anywhere after the scheme's colon:
 # the searches end short of the text (a window, a leap's block), and must then match.
@@ -317,20 +321,46 @@ _ANGLE_TAIL = (
     r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]*+(?:>|\Z))"
     r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
     r"|(?![{a}_][{a}0-9_.\-]*+:" + _XML_LOCAL + ")"
-    r"[{a}][{a}0-9+.\-]{{0,63}}+:" + _UNKNOWN_REST + ")"
+    r"{skip}[{a}][{a}0-9+.\-]{{0,63}}+:" + _UNKNOWN_REST + ")"
 )
+# For a scanner of hits only, "urn" in brackets counts only where a URN may stand:
+# before what an NID starts with (seed 003 2.1: a letter or digit, then one of those or
+# "-"), white space and quote markers (">" at a line start) allowed between, as the
+# angle rule drops them, or before the end of the text searched; without it, the angle
+# rule can only reject ("<urn:a:b:c:d>": BAD_NID). A look-ahead at the end of "urn" in
+# the names' tree (its mark, "\0"), before its colon; the second branch then leaves
+# "urn" out ({skip}). For str.format: {ws}, the white space of the text searched, and
+# {a}, its letters.
+_NID_AFTER = r"(?=:{ws}*+(?:\Z|[{a}0-9]{ws}*+(?:\Z|[{a}0-9\-])))"
 PREFIX_ALARM = ("(?!" + _XML_LOCAL + ")" + _UNKNOWN_REST).format(a="a-z").encode("ascii")
 """After ``<name:`` (lowered ASCII), with a name that is neither registered nor has
 ``+`` (never an XML name), what makes the leaps' angle pattern match at the ``<``: its
 second branch, the only one that can (see scanner._mask_prefix)."""
 
 
-def _nocase_tree(names: Iterable[str]) -> str:
-    """A word tree of the ASCII *names* matching either case."""
+def _nocase_tree(names: Iterable[str], mark: str = "") -> str:
+    """A word tree of the ASCII *names* matching either case; a "\0" in a name is
+    written as *mark*."""
     return word_tree(
         (name for name in names if name.isascii()),
-        lambda c: f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c),
+        lambda c: f"[{c}{c.upper()}]" if c.isalpha() else mark if c == "\0" else re.escape(c),
     )
+
+
+def _urn_marked(names: Iterable[str]) -> list[str]:
+    """*names* with "urn" marked ("urn\0") for a tree whose mark asks for an NID."""
+    return [name + "\0" if name == "urn" else name for name in names]
+
+
+def _encoding_ahead(nocase: bool) -> str:
+    """After "<URN:", for a scanner of hits only: a 1993 URN's encoding (seed 000 3.3.2:
+    empty or "ascii", then ":"), or the end of the text searched within it. With
+    another, the legacy rule can only reject ("<URN:a:b:c:d>")."""
+    node = r"(?::|\Z)"
+    for c in reversed("ascii"):
+        letter = f"[{c}{c.upper()}]" if nocase else c
+        node = rf"(?:\Z|{letter}{node})"
+    return rf"(?=:|{node})"
 
 
 SEEN_MAX = 4096
@@ -338,7 +368,7 @@ SEEN_MAX = 4096
 
 @cache
 def _scheme_words(
-    schemes: frozenset[str], slashed: frozenset[str], nid: bool = False
+    schemes: frozenset[str], slashed: frozenset[str], one_letter: bool, nid: bool = False
 ) -> SchemeWords:
     # The leaps (scanner._Triggers._leap) look for the first place in a block where a
     # name of *schemes* then ":" may stand, in the text encoded to ASCII with "?" for
@@ -362,7 +392,10 @@ def _scheme_words(
     # branch could match, the end of the text searched standing for the end of its
     # window. A name of *slashed* counts only with "//" after its colon; with *nid*,
     # "urn" only before what an NID starts with (seed 003 2.1: a letter or digit, then
-    # one of those or "-"): without it, the URN rule can only reject (BAD_NID).
+    # one of those or "-"): without it, the URN rule can only reject (BAD_NID); and in
+    # brackets likewise, "<URN:" of a 1993 URN only before its encoding ("ascii" or
+    # none). Dense: the dense loop's prefilter (a str pattern, see _dense_source), the
+    # same for a scanner of hits only (*nid*).
     ascii_names = [name for name in schemes if name.isascii()]  # 3.1: others never match
     # That test is a look-behind at the end of "urn" in the tree (reversed, "nru" and a
     # mark the tree writes as it): a branch of its own beside the tree cost every colon
@@ -377,13 +410,20 @@ def _scheme_words(
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
+    if nid:  # (the text is lowered ASCII, "?" for anything else: white space too)
+        mark = _NID_AFTER.format(ws=r"[\s\x1c-\x1f>?]", a="a-z")
+        names = word_tree(_urn_marked(ascii_names), lambda c: mark if c == "\0" else re.escape(c))
+        legacy, skip = _encoding_ahead(nocase=False), "(?!urn:)"
+    else:
+        names, legacy, skip = word_tree(ascii_names), "", ""
     return SchemeWords(
         {
             "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
             "back_loose": rf"{before}(?:{back})(?![a-z])",
             "back_strict": rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
-            "angle": rf"<(?=urn:{_LEGACY_AHEAD}"
-            rf"|{_ANGLE_TAIL.format(names=word_tree(ascii_names), a='a-z')})",
+            "angle": rf"<(?=urn:{legacy}{_LEGACY_AHEAD}"
+            rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip)})",
+            "dense": _dense_source(one_letter, schemes, hits_only=nid),
         }
     )
 
@@ -395,11 +435,12 @@ def _nid_atom(c: str) -> str:
 
 
 class SchemeWords:
-    """Patterns for the scanner's leaps over dense text (:func:`_scheme_words`),
-    compiled at the first use of any: text that never needs a leap never pays for them
-    (some 50 ms for a scanner's two sets, at every start of every process)."""
+    """Patterns for dense text, one set per kind of scanner (:func:`_scheme_words`):
+    the dense loop's prefilter and the leaps'. Each is compiled at its first use: text
+    that never needs one never pays for it (some 70 ms for a scanner's sets, at every
+    start of every process)."""
 
-    __slots__ = ("_sources", "angle", "back_loose", "back_strict", "quick")
+    __slots__ = ("_sources", "angle", "back_loose", "back_strict", "dense", "quick")
 
     quick: re.Pattern[bytes]
     """A superset of the next two (all three for the reversed text)."""
@@ -409,18 +450,23 @@ class SchemeWords:
     """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
     """A ``<`` that may open a candidate."""
+    dense: re.Pattern[str]
+    """The dense loop's prefilter, on the text itself: every ``<`` and ``:`` the rules
+    could take (a superset), and few that they cannot."""
 
     def __init__(self, sources: dict[str, str]) -> None:
         self._sources = sources
 
-    def __getattr__(self, name: str) -> re.Pattern[bytes]:
-        """A pattern not compiled yet: all are compiled and kept in their slots, read
-        directly from then on (this runs only for a slot not set)."""
+    def __getattr__(self, name: str) -> re.Pattern[Any]:
+        """A pattern not compiled yet: compiled and kept in its slot, read directly from
+        then on (this runs only for a slot not set). All but ``dense`` are for
+        ASCII-lowered bytes."""
         if name not in self._sources:
             raise AttributeError(name)
-        for key, source in self._sources.items():
-            setattr(self, key, re.compile(source.encode("ascii")))
-        return getattr(self, name)  # type: ignore[no-any-return]
+        source = self._sources[name]
+        pattern = re.compile(source) if name == "dense" else re.compile(source.encode("ascii"))
+        setattr(self, name, pattern)
+        return pattern
 
     def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str]]]:
         """Pickled as its sources (the copy compiles them at its first use)."""
