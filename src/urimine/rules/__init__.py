@@ -287,12 +287,7 @@ def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: 
     # wherever one may stand (its shape, _LEGACY_AHEAD). The word repeats are
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
-    if hits_only:
-        mark = _NID_AFTER.format(ws=r"[\s>]", a="A-Za-z")
-        names = _nocase_tree(_urn_marked(schemes), mark)
-        legacy, skip = _encoding_ahead(nocase=True), "(?![Uu][Rr][Nn]:)"
-    else:
-        names, legacy, skip = _nocase_tree(schemes), "", ""
+    names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
     return (
         rf"<(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
@@ -347,9 +342,29 @@ def _nocase_tree(names: Iterable[str], mark: str = "") -> str:
     )
 
 
-def _urn_marked(names: Iterable[str]) -> list[str]:
-    """*names* with "urn" marked ("urn\0") for a tree whose mark asks for an NID."""
-    return [name + "\0" if name == "urn" else name for name in names]
+def _lowered_tree(names: Iterable[str], mark: str = "") -> str:
+    """A word tree of the ASCII *names* for ASCII-lowered text; "\0" written as *mark*."""
+    return word_tree(
+        (name for name in names if name.isascii()),
+        lambda c: mark if c == "\0" else re.escape(c),
+    )
+
+
+def _angle_parts(names: Iterable[str], hits_only: bool, lowered: bool) -> tuple[str, str, str]:
+    """What the "<" branches hold that differs by kind of scanner, for the text itself
+    or ASCII-lowered text ("?" for anything else, white space too): the names' tree,
+    what a 1993 URN's encoding must be after "<URN:", what the second branch leaves
+    out ({skip} of _ANGLE_TAIL). For a scanner of hits only, "urn" counts only where a
+    URN may stand (_NID_AFTER, _encoding_ahead)."""
+    tree = _lowered_tree if lowered else _nocase_tree
+    if not hits_only:
+        return tree(names), "", ""
+    if lowered:
+        mark, skip = _NID_AFTER.format(ws=r"[\s\x1c-\x1f>?]", a="a-z"), "(?!urn:)"
+    else:
+        mark, skip = _NID_AFTER.format(ws=r"[\s>]", a="A-Za-z"), "(?![Uu][Rr][Nn]:)"
+    marked = [name + "\0" if name == "urn" else name for name in names]
+    return tree(marked, mark), _encoding_ahead(nocase=not lowered), skip
 
 
 def _encoding_ahead(nocase: bool) -> str:
@@ -410,12 +425,7 @@ def _scheme_words(
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
-    if nid:  # (the text is lowered ASCII, "?" for anything else: white space too)
-        mark = _NID_AFTER.format(ws=r"[\s\x1c-\x1f>?]", a="a-z")
-        names = word_tree(_urn_marked(ascii_names), lambda c: mark if c == "\0" else re.escape(c))
-        legacy, skip = _encoding_ahead(nocase=False), "(?!urn:)"
-    else:
-        names, legacy, skip = word_tree(ascii_names), "", ""
+    names, legacy, skip = _angle_parts(ascii_names, nid, lowered=True)
     return SchemeWords(
         {
             "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
