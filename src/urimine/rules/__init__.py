@@ -277,7 +277,7 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
 
 def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: bool) -> str:
     """The source of the dense loop's prefilter (:attr:`SchemeWords.dense`); for a scanner
-    of hits only, "<urn:" only where a URN may stand (see _NID_AFTER)."""
+    of hits only, "<urn:" only where a URN may stand (see _NID_START)."""
     tail = "0" if one_letter_schemes else "1"
     # "<" only when a ">" can close it before the next "<" (or the window ends: the
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
@@ -287,9 +287,9 @@ def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: 
     # wherever one may stand (its shape, _LEGACY_AHEAD). The word repeats are
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
-    names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
+    guard, names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
     return (
-        rf"<(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
+        rf"<{guard}(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}])(?=[^{_STOP}])"
@@ -325,8 +325,8 @@ _ANGLE_TAIL = (
 # rule can only reject ("<urn:a:b:c:d>": BAD_NID). A look-ahead at the end of "urn" in
 # the names' tree (its mark, "\0"), before its colon; the second branch then leaves
 # "urn" out ({skip}). For str.format: {ws}, the white space of the text searched, and
-# {a}, its letters.
-_NID_AFTER = r"(?=:{ws}*+(?:\Z|[{a}0-9]{ws}*+(?:\Z|[{a}0-9\-])))"
+# {a}, its letters. What follows the colon:
+_NID_START = r"{ws}*+(?:\Z|[{a}0-9]{ws}*+(?:\Z|[{a}0-9\-]))"
 PREFIX_ALARM = ("(?!" + _XML_LOCAL + ")" + _UNKNOWN_REST).format(a="a-z").encode("ascii")
 """After ``<name:`` (lowered ASCII), with a name that is neither registered nor has
 ``+`` (never an XML name), what makes the leaps' angle pattern match at the ``<``: its
@@ -350,24 +350,32 @@ def _lowered_tree(names: Iterable[str], mark: str = "") -> str:
     )
 
 
-def _angle_parts(names: Iterable[str], hits_only: bool, lowered: bool) -> tuple[str, str, str]:
+def _angle_parts(names: Iterable[str], hits_only: bool, lowered: bool) -> tuple[str, str, str, str]:
     """What the "<" branches hold that differs by kind of scanner, for the text itself
-    or ASCII-lowered text ("?" for anything else, white space too): the names' tree,
-    what a 1993 URN's encoding must be after "<URN:", what the second branch leaves
-    out ({skip} of _ANGLE_TAIL). For a scanner of hits only, "urn" counts only where a
-    URN may stand (_NID_AFTER, _encoding_ahead)."""
+    or ASCII-lowered text ("?" for anything else, white space too): a guard right after
+    the "<", the names' tree, what a 1993 URN's encoding must be after "<URN:", what the
+    second branch leaves out ({skip} of _ANGLE_TAIL). For a scanner of hits only, "urn"
+    counts only where a URN may stand (_NID_START, _encoding); the guard fails at once
+    a "<urn:" that neither may start ("<URN:a:b:c:d>": its "<" then costs a third of
+    what the branches would, each failing in turn)."""
     tree = _lowered_tree if lowered else _nocase_tree
     if not hits_only:
-        return tree(names), "", ""
+        return "", tree(names), "", ""
     if lowered:
-        mark, skip = _NID_AFTER.format(ws=r"[\s\x1c-\x1f>?]", a="a-z"), "(?!urn:)"
+        nid, urn = _NID_START.format(ws=r"[\s\x1c-\x1f>?]", a="a-z"), "urn:"
     else:
-        mark, skip = _NID_AFTER.format(ws=r"[\s>]", a="A-Za-z"), "(?![Uu][Rr][Nn]:)"
+        nid, urn = _NID_START.format(ws=r"[\s>]", a="A-Za-z"), "[Uu][Rr][Nn]:"
+    encoding = _encoding(nocase=not lowered)
     marked = [name + "\0" if name == "urn" else name for name in names]
-    return tree(marked, mark), _encoding_ahead(nocase=not lowered), skip
+    return (
+        f"(?!{urn}(?!{nid})(?!{encoding}))",
+        tree(marked, f"(?=:{nid})"),
+        f"(?={encoding})",
+        f"(?!{urn})",
+    )
 
 
-def _encoding_ahead(nocase: bool) -> str:
+def _encoding(nocase: bool) -> str:
     """After "<URN:", for a scanner of hits only: a 1993 URN's encoding (seed 000 3.3.2:
     empty or "ascii", then ":"), or the end of the text searched within it. With
     another, the legacy rule can only reject ("<URN:a:b:c:d>")."""
@@ -375,7 +383,7 @@ def _encoding_ahead(nocase: bool) -> str:
     for c in reversed("ascii"):
         letter = f"[{c}{c.upper()}]" if nocase else c
         node = rf"(?:\Z|{letter}{node})"
-    return rf"(?=:|{node})"
+    return f":|{node}"
 
 
 SEEN_MAX = 4096
@@ -425,13 +433,13 @@ def _scheme_words(
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
-    names, legacy, skip = _angle_parts(ascii_names, nid, lowered=True)
+    guard, names, legacy, skip = _angle_parts(ascii_names, nid, lowered=True)
     return SchemeWords(
         {
             "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
             "back_loose": rf"{before}(?:{back})(?![a-z])",
             "back_strict": rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
-            "angle": rf"<(?=urn:{legacy}{_LEGACY_AHEAD}"
+            "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
             rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip)})",
             "dense": _dense_source(one_letter, schemes, hits_only=nid),
         }
@@ -469,14 +477,18 @@ class SchemeWords:
 
     def __getattr__(self, name: str) -> re.Pattern[Any]:
         """A pattern not compiled yet: compiled and kept in its slot, read directly from
-        then on (this runs only for a slot not set). All but ``dense`` are for
-        ASCII-lowered bytes."""
+        then on (this runs only for a slot not set). ``dense`` alone, on the text; the
+        leaps', for ASCII-lowered bytes, all at once (a leap may need any of them: a
+        process pays for them once, at its first leap)."""
         if name not in self._sources:
             raise AttributeError(name)
-        source = self._sources[name]
-        pattern = re.compile(source) if name == "dense" else re.compile(source.encode("ascii"))
-        setattr(self, name, pattern)
-        return pattern
+        if name == "dense":
+            self.dense = re.compile(self._sources[name])
+            return self.dense
+        for key, source in self._sources.items():
+            if key != "dense":
+                setattr(self, key, re.compile(source.encode("ascii")))
+        return getattr(self, name)  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str]]]:
         """Pickled as its sources (the copy compiles them at its first use)."""
