@@ -822,27 +822,26 @@ def table_targets(rows: list[dict], scale: dict | None, patho: list[dict] | None
                 f"| {_check(silent['ratio'] <= TARGET_PATHO_RATIO and not bad)} |"
             )
         # Inputs dense with candidates that a rule must parse to reject: a Python-level
-        # decision each, as a hit is (below).
+        # decision each, as a hit is. An input dense with hits costs what its output
+        # costs: one Python object per hit at least, which at one hit every few bytes
+        # is beyond the bound by itself. The naive floor says how much of that no
+        # extractor in Python can avoid.
         for r in (r for r in rated if r["name"] in REJECTED_DENSE and r.get("candidates")):
-            every = r["bytes"] / r["candidates"]
-            floor = f"; naive floor {r['floor_ratio']:.0f}×" if "floor_ratio" in r else ""
-            lines.append(
-                f"| the same for an input with a rejected candidate every {every:.0f} bytes "
-                f"({r['name']}) | {r['ratio']:.0f}× ({r['cpu'] / r['candidates'] * 1e6:.1f} µs "
-                f"per candidate{floor}) | {_check(r['ratio'] <= TARGET_PATHO_RATIO)} |"
-            )
-        # An input dense with hits costs what its output costs: one Python object per
-        # hit at least, which at one hit every few bytes is beyond the bound by itself.
-        # The naive floor says how much of that no extractor in Python can avoid.
+            lines.append(_per_item_target(r, r["candidates"], "rejected candidate", "candidate"))
         for r in (r for r in rated if r["hits"]):
-            every = r["bytes"] / r["hits"]
-            floor = f"; naive floor {r['floor_ratio']:.0f}×" if "floor_ratio" in r else ""
-            lines.append(
-                f"| the same for an input with a hit every {every:.0f} bytes ({r['name']}) "
-                f"| {r['ratio']:.0f}× ({r['cpu'] / r['hits'] * 1e6:.1f} µs per hit{floor}) "
-                f"| {_check(r['ratio'] <= TARGET_PATHO_RATIO)} |"
-            )
+            lines.append(_per_item_target(r, r["hits"], "hit", "hit"))
     return lines
+
+
+def _per_item_target(r: dict, count: int, item: str, per: str) -> str:
+    """The target line of a pathological input dense with *count* hits or rejected
+    candidates: its ratio, its cost per one and its naive floor."""
+    floor = f"; naive floor {r['floor_ratio']:.0f}×" if "floor_ratio" in r else ""
+    return (
+        f"| the same for an input with a {item} every {r['bytes'] / count:.0f} bytes "
+        f"({r['name']}) | {r['ratio']:.0f}× ({r['cpu'] / count * 1e6:.1f} µs per {per}{floor}) "
+        f"| {_check(r['ratio'] <= TARGET_PATHO_RATIO)} |"
+    )
 
 
 def table_patho(rows: list[dict], repeat: int) -> list[str]:
