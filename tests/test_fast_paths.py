@@ -322,6 +322,14 @@ _DENSE_PIECES = st.sampled_from(
         "a" * 63 + "-tel:",
         "tel:1 ",
         "urn:x:y ",
+        # What a URI may not hold right after its colon (a scanner of hits only passes
+        # over such a colon), and what it may.
+        "mailto:%zz ",
+        "tel:[x] ",
+        "http:]",
+        "tel:%4",
+        "mailto:%41 ",
+        "tel:%",
         "<",
         "<http://a.example/>",
         "http://b.example/ ",
@@ -533,6 +541,37 @@ def test_hits_only_prefilters_pass_over_urns_no_rule_can_take(text: str, hit: bo
         assert scan([text + " x"]) == []
 
 
+@pytest.mark.parametrize(
+    "text,hit",
+    [
+        # A URI may hold "/", "?", "#" or a pchar right after its scheme's colon (seed
+        # 002 3), an escape only with two hex digits, never "[" or "]".
+        ("mailto:a@b.example", True),
+        ("mailto:%41", True),
+        ("mailto:%4", True),  # cut by the end of the text searched
+        ("mailto:%", True),
+        ("http://[::1]/", True),
+        ("tel:?x", True),
+        ("mailto:\u00e9", True),
+        ("mailto:%zz", False),
+        ("mailto:%4z", False),
+        ("tel:[x]", False),
+        ("tel:]", False),
+    ],
+)
+def test_hits_only_prefilter_passes_over_colons_before_what_no_uri_holds(
+    text: str, hit: bool
+) -> None:
+    """A scanner of hits only gives a scheme's colon to the rules only before what a URI
+    may hold there (the colon rule would cut the URI to nothing there); one that
+    reports rejections, always."""
+    cfg = rules_module.Config.build("default", 8192, ())
+    assert cfg.scheme_words.dense.search(text)
+    assert bool(cfg.nid_words.dense.search(text)) is hit
+    if not hit:
+        assert scan([text + " x"]) == []
+
+
 def test_leaps_are_taken() -> None:
     """Guard for the test above: a run of unregistered words is leapt over, and a
     registered name within it still gives its URI."""
@@ -583,6 +622,14 @@ _BLOCK_PIECES = st.sampled_from(
         b"?",
         b"\n",
         b"a" * 60,
+        # After a colon: what a URI may not hold there ("[", "]", a bad escape), and
+        # a good escape, whole or cut by the block's end.
+        b"[",
+        b"]",
+        b"%",
+        b"%4",
+        b"%41",
+        b"%zz",
     ]
 )
 

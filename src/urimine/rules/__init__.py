@@ -277,7 +277,8 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
 
 def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: bool) -> str:
     """The source of the dense loop's prefilter (:attr:`SchemeWords.dense`); for a scanner
-    of hits only, "<urn:" only where a URN may stand (see _NID_START)."""
+    of hits only, "<urn:" only where a URN may stand (see _NID_START), and a scheme's
+    colon only before what a URI may hold there (_AFTER_COLON)."""
     tail = "0" if one_letter_schemes else "1"
     # "<" only when a ">" can close it before the next "<" (or the window ends: the
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
@@ -288,12 +289,23 @@ def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: 
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
     guard, names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
+    after = _AFTER_COLON if hits_only else rf"(?=[^{_STOP}])"
     return (
         rf"<{guard}(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
-        rf"(?!//[{_STOP}])(?=[^{_STOP}])"
+        rf"(?!//[{_STOP}]){after}"
     )
+
+
+# After a scheme's colon, for a scanner of hits only: a character a URI may hold there
+# (seed 002 3: "/", "?", "#" or the first of a path: a pchar, any non-ASCII letter of
+# an IRI), or the end of the text searched within an escape. Not a stop character,
+# "[" or "]" (only an IP literal after "//" holds them), nor "%" without two hex digits:
+# the colon rule cuts a URI at the first character its grammar does not allow, and
+# "mailto:" with nothing after it is no URI (EMPTY), so it could only reject
+# ("mailto:%zz", "tel:[x]").
+_AFTER_COLON = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)"
 
 
 # What may follow "<" in an angle candidate (see _dense_source), for str.format: the
@@ -408,7 +420,9 @@ def _scheme_words(
     # same superset only where no run of scheme characters is 64 long (the prefilter's
     # word is at most 64: in a longer run, it may start after any "-"). Both leave out
     # a colon the prefilter leaves out for what follows it (a stop character, or "//"
-    # and one); where the text searched ends too early to tell, they match. Quick: a
+    # and one; not what else the dense prefilter of a scanner of hits only leaves out,
+    # _AFTER_COLON: tests at every colon, they cost text dense with colons a tenth);
+    # where the text searched ends too early to tell, they match. Quick: a
     # superset of both, without the stop characters, that first asks for as many name
     # characters as the shortest name has (the engine's cheapest test): it tells at
     # once that a block holds none. Angle (not reversed): a "<" the prefilter's first
