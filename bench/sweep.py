@@ -8,6 +8,10 @@ many hits are marked: those cost what their hits cost (see bench/run.py's naive 
 
     python bench/sweep.py            # text, HTML and mbox inputs, 2 MB each
     python bench/sweep.py --mb 10 --only text
+    python bench/sweep.py --pieces '<http://[x]> ' 'mailto:%zz '   # pieces of your own
+
+The last is the quickest before/after of one change: run it again with
+``PYTHONPATH=<a checkout of the commit before>/src``.
 """
 
 from __future__ import annotations
@@ -130,11 +134,11 @@ def _table(rows: list[tuple[str, int, float, int]], reference: float) -> None:
     print()
 
 
-def sweep_text(size: int) -> None:
+def sweep_text(size: int, pieces: dict[str, str] = TEXT) -> None:
     ordinary = bench._fill(bench.read_raw(bench.RFC), size).decode("utf-8", "replace")
     seconds, hits = _best(lambda: _scan(ordinary))
     rows = [("ordinary RFC text", size, seconds, hits)]
-    for name, piece in TEXT.items():
+    for name, piece in pieces.items():
         text = _fill(piece, size)
         seconds, hits = _best(lambda text=text: _scan(text))  # type: ignore[misc]
         rows.append((name, size, seconds, hits))
@@ -168,9 +172,16 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mb", type=float, default=2, help="size of each input (default 2)")
     p.add_argument("--only", choices=["text", "html", "mbox"], help="one kind of input")
+    p.add_argument(
+        "--pieces", nargs="+", metavar="PIECE", help="text pieces of your own (escapes as \\n)"
+    )
     args = p.parse_args()
     size = int(args.mb * 1e6)
     _scan(bench.WARMUP_TEXT)
+    if args.pieces:
+        pieces = {repr(p): p.encode().decode("unicode_escape") for p in args.pieces}
+        sweep_text(size, pieces)
+        return
     if args.only in (None, "text"):
         sweep_text(size)
     if args.only in (None, "html"):
