@@ -610,9 +610,8 @@ class _Triggers:
             else:
                 # Every name of the block (the strict pattern holds: no long run), for
                 # the dense loop to go to one after another (_to_alarm); the first is
-                # where this leap ends. Where the strict pattern found none, none is
-                # there: the block is not searched again ("x-http:x-http:", a name in
-                # every word, none the strict pattern takes: twice the rate).
+                # where this leap ends. Where the strict pattern (a leap after one cut
+                # short) found none, none is there: the block is not searched again.
                 alarms = [] if found is None else _alarms(back, start, words.back_strict, pos)
                 if self.hit_words is not None and b"urn:" in block:
                     alarms = self._urn_texts_only(alarms)

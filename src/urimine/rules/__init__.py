@@ -441,9 +441,9 @@ def _scheme_words(
     if nid and "nru" in plain:
         plain[plain.index("urn"[::-1])] = "nru\0"
     needs = [name[::-1] for name in ascii_names if name in slashed]
-    branches = [word_tree(plain, _nid_atom)] if plain else []
+    branches = [_lowered_tree(plain, _NID_BEFORE)] if plain else []
     if needs:
-        branches.append(rf"(?<=//:)(?:{word_tree(needs)})")
+        branches.append(rf"(?<=//:)(?:{_lowered_tree(needs)})")
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"  # the colon first: the engine skips to it
@@ -460,10 +460,9 @@ def _scheme_words(
     )
 
 
-def _nid_atom(c: str) -> str:
-    """A character of a reversed scheme name in the leaps' tree; the mark after "nru":
-    an NID's first two characters after "urn:" (seed 003 2.1)."""
-    return r"(?<=[a-z0-9\-][a-z0-9]:nru)" if c == "\0" else re.escape(c)
+_NID_BEFORE = r"(?<=[a-z0-9\-][a-z0-9]:nru)"
+"""The mark after "nru" in the leaps' reversed tree: an NID's first two characters
+after "urn:" (seed 003 2.1)."""
 
 
 class SchemeWords:
