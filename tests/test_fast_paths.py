@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from helpers import scan
-from urimine import Scanner
+from urimine import Hit, Scanner
 from urimine import rules as rules_module
 from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
@@ -134,6 +134,30 @@ def test_shortcut_changes_nothing_on_generated_text(text: str) -> None:
         assert fast == general
         fast, general = _both(text, monkeypatch, rules="lenient")
         assert fast == general
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        PIECES | st.sampled_from(["(", "[", "{", "*", "_", ")", "]", "}", "'"]), max_size=20
+    ).map("".join),
+    st.sampled_from(["", " ", "(", "*", "_", "\n", "<"]),
+)
+@example("http://[x] ", "<")  # rejected, by the angle rule and the colon rule
+@example("(http://x/a) *http://x/b* _tel:1_ ", " ")  # closers and emphasis dropped
+@example("tel:1* *tel:1* tel:1_ _tel:1_ http://x/a)b (http://x/a)b ", "")  # kept or not
+def test_remembered_colon_decisions_change_nothing(text: str, glue: str) -> None:
+    """The colon rule's decisions remembered by the run and the character before it
+    (rules.Config.delimited) are those it makes afresh: the text is repeated, so the
+    copies after the first are decided from memory, after every character that may
+    stand before a run."""
+    text = glue.join([text] * 3)
+    remembered = scan([text], rejections=True)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "_DELIMITED_LEN", -1)  # every run decided afresh
+        afresh = scan([text], rejections=True)
+    assert remembered == afresh
+    assert scan([text]) == [hit for hit in afresh if isinstance(hit, Hit)]
 
 
 _NO_GUESS = ("-" * 65, "")  # longer than a scheme: never stands before a colon

@@ -63,6 +63,10 @@ PlainDecision = tuple[str, str, Reason | None, str]
 """The angle shortcut's decision on ``<scheme:...>`` (see rules.angle._plain): URI,
 scheme, the reason it is rejected (None: a URI) and the rejection's detail."""
 
+Delimited = tuple[str, "tuple[Reason, str, int] | None"]
+"""The colon rule's decision on a run of URI characters (see rules.bare._delimit): its
+URI and why that is rejected (None: a URI)."""
+
 Shortcut = tuple[int, int, str, str, str, str]
 """A URI decided in one match (the common cases, see the rules' ``_FAST_BARE`` and
 ``_plain``): ``(start, end, uri, context, scheme, key)``; its kind is "uri", and a
@@ -224,6 +228,12 @@ class Config:
     )
     """Decisions of the angle shortcut by the text it matched (mail repeats its list
     headers' ``<mailto:...>`` in every message), bounded by :data:`SEEN_MAX`."""
+    delimited: Memo[tuple[str, str], Delimited] = field(
+        default_factory=lambda: Memo(SEEN_MAX), repr=False, compare=False, hash=False
+    )
+    """The colon rule's decisions on a run of URI characters, by the run and the
+    character before it that a rule reads (see :func:`rules.bare._remembered`),
+    bounded by :data:`SEEN_MAX`."""
     recent: list[tuple[str, str]] = field(
         default_factory=lambda: [("-" * (_SCHEME_MAX + 1), "")],
         repr=False,

@@ -25,6 +25,7 @@ from urimine.rules import (
     STOP_CHAR,
     Candidate,
     Config,
+    Delimited,
     Pending,
     Shortcut,
     _hyphen_chain,
@@ -267,7 +268,7 @@ def _bare_uri(
     if closed:
         found = _validate(cfg, uri, scheme, bare=True)
     else:
-        uri, found = _delimit(cfg, uri, scheme, buf[s - 1] if s else "", not last)
+        uri, found = _remembered(cfg, uri, scheme, buf[s - 1] if s else "", not last)
         e -= len(whole) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
@@ -288,9 +289,26 @@ def _bare_uri(
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
 
 
-def _delimit(
-    cfg: Config, uri: str, scheme: str, before: str, can_cut: bool
-) -> tuple[str, tuple[Reason, str, int] | None]:
+_DELIMITED_LEN = 256  # longer runs are decided afresh, so the memo stays small
+_READ_BEFORE = frozenset(_OPENERS) | {"*", "_"}  # the characters before a run _delimit reads
+
+
+def _remembered(cfg: Config, run: str, scheme: str, before: str, can_cut: bool) -> Delimited:
+    """:func:`_delimit`, remembered (Config.delimited) for a *run* that may be cut: its
+    decision is the run's and that of the one character before it a rule reads (an
+    opener, "*" or "_"; a run starts with its scheme). Text repeats its URIs, and
+    those the shortcut does not take (a trailing ")", a rejection such as
+    ``http://[x]``) were cut and parsed afresh each time."""
+    if not can_cut or len(run) > _DELIMITED_LEN:
+        return _delimit(cfg, run, scheme, before, can_cut)
+    key = (before if before in _READ_BEFORE else "", run)
+    done = cfg.delimited.get(key)
+    if done is None:
+        done = cfg.delimited.keep(key, _delimit(cfg, run, scheme, before, True))
+    return done
+
+
+def _delimit(cfg: Config, uri: str, scheme: str, before: str, can_cut: bool) -> Delimited:
     """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before
     it, trailing punctuation, and the first character the grammar does not allow.
     Returns the URI and its validation result."""
