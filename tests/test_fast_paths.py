@@ -24,7 +24,7 @@ from urimine import Hit, Scanner
 from urimine import rules as rules_module
 from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
-from urimine.rules import angle, bare
+from urimine.rules import angle, bare, chains
 from urimine.schemes import AUTHORITY_SCHEMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1009,6 +1009,76 @@ def test_hyphen_chain_in_one_match_joins_as_piece_by_piece(
     depth = rules_module.quote_depth(buf, s)
     joined = bare._hyphen_join(cfg, buf, s, e, final, depth)
     assert joined == _hyphen_join_stepwise(cfg, buf, s, e, final)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(_CHAIN_PIECES, max_size=60).map("".join),
+    st.sampled_from(["", "> ", ">> "]),
+    st.sampled_from([24, 40, 8192]),
+    st.booleans(),
+)
+@example("\nb-\nb-\nb-\nb", "> ", 24, True)  # each later piece's chain cut by its bound
+@example("\nb-\nb-\nb-", "", 8192, False)  # more may come after the last piece
+def test_hyphen_chain_read_for_each_candidate_in_it(
+    rest: str, quote: str, max_len: int, final: bool
+) -> None:
+    """Candidates one after another in the same chain (a colon in every piece, as in
+    hostile text): each is joined as the stepwise join has it, though all but the
+    first read the chain matched before (rules.chains), and a later one further than
+    that match went."""
+    cfg = rules_module.Config.build("default", max_len, ())
+    first = quote + "http://a.example/x-"
+    buf = first + "\n" + rest
+    depth = rules_module.quote_depth(buf, len(quote))
+    # Each run of URI characters in the text, in order, is a candidate's first piece.
+    runs = [(len(quote), len(first))] + [
+        m.span() for m in re.compile(f"{rules_module._RUN_CHAR}+").finditer(buf, len(first))
+    ]
+    for s, e in runs:
+        if rules_module.quote_depth(buf, s) != depth or not buf[s:e].endswith("-"):
+            continue  # (the stepwise join reads the depth at s; the rule passes it on)
+        assert bare._hyphen_join(cfg, buf, s, e, final, depth) == _hyphen_join_stepwise(
+            cfg, buf, s, e, final
+        ), (s, e)
+        # What the chain's match gives at every end position the rule may pass it.
+        chain = rules_module._hyphen_chain(depth)
+        for stop in range(e, len(buf) + 1):
+            end = chain.match(buf, e, stop).end()  # type: ignore[union-attr]
+            assert chains.chain_end(cfg, buf, e, stop, depth) == end, (e, stop)
+    cfg.forget_text()
+
+
+def _chain_unread(cfg: rules_module.Config, buf: str, e: int, stop: int, depth: int) -> int:
+    return rules_module._hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
+
+
+def _joined_afresh(cfg: rules_module.Config, buf: str, s: int, e: int, end: int, depth: int) -> str:
+    return rules_module.join_breaks(buf[s:end], depth, False)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        _CHAIN_PIECES | st.sampled_from(["http://", "tel:", "http://[", "x:", "a.b/", "%zz"]),
+        max_size=60,
+    ).map("".join),
+    st.sampled_from([24, 40, 8192]),
+    st.integers(1, 7),
+)
+@example("http://[-\n> tel:1-\n> http://a-\n> b", 40, 3)
+def test_chains_read_again_change_no_answer(text: str, max_len: int, chunk: int) -> None:
+    """Text whose lines end in "-" with colons throughout: what the scanner finds, and
+    rejects, is what it finds when each candidate matches and joins its chain afresh,
+    whole or fed in chunks."""
+    chunks = [text[k : k + chunk] for k in range(0, len(text), chunk)]
+    options = {"max_candidate_len": max_len, "rejections": True}
+    read = scan([text], **options), scan(chunks, **options)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "chain_end", _chain_unread)
+        m.setattr(bare, "joined", _joined_afresh)
+        afresh = scan([text], **options), scan(chunks, **options)
+    assert read == afresh
 
 
 @settings(max_examples=1500, deadline=None)

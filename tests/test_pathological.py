@@ -189,6 +189,8 @@ REJECTED: dict[str, Callable[[int], str]] = {
     "bad IP literals in brackets": lambda n: _fill("<http://[x]> ", n),
     "URNs in brackets without an NSS": lambda n: _fill("<urn:ab:> ", n),
     "bad escapes in brackets": lambda n: _fill("<tel:%> ", n),
+    # Every line ends in "-", so each candidate's run is joined to the lines after it.
+    "bad IP literals in a hyphen chain": lambda n: _fill("http://[-\n> ", n),
 }
 
 
@@ -197,6 +199,19 @@ def test_rejected_candidates_cost_linear_time(name: str) -> None:
     small = _scan_time(REJECTED[name](SIZE // 8))
     large = _scan_time(REJECTED[name](SIZE // 2))
     assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
+
+
+@pytest.mark.parametrize("piece", ["http://[-\n> ", "http://a-\n%zz-\n"])
+def test_candidates_in_one_hyphen_chain_cost_no_more_for_a_longer_bound(piece: str) -> None:
+    """Lines that all end in "-" with a candidate on each (seed 002 Appendix E: the
+    hyphen at a line break joins a URI's pieces, up to the length bound): each
+    candidate's chain is most of the one before it, read again (rules.chains), not
+    matched and joined afresh, which cost every candidate the length bound (0.06 MB/s
+    at 8 KB, six times less than at 1 KB)."""
+    text = _fill(piece, SIZE // 4)
+    short = cpu_seconds(lambda: _scan(text, max_candidate_len=1024))
+    long = cpu_seconds(lambda: _scan(text, max_candidate_len=8192))
+    assert long / short < 2, f"{long:.3f}s at 8 KB vs {short:.3f}s at 1 KB"
 
 
 def _hits_time(text: str) -> float:

@@ -215,6 +215,7 @@ class Scanner:
             if i >= stop > 0:
                 self._buf, self._pos, self._floor = buf, i, base + floor
                 self._found = buf, finder.next_colon, finder.next_lt
+                cfg.forget_text()
                 return out
             res: Candidate | Shortcut | Dismissed | _PendingType | None
             if buf[i] == "<":
@@ -281,6 +282,7 @@ class Scanner:
             pos = floor = res.end
             self._floor = base + pos
         self._retain(buf, pos, stalled, final)
+        cfg.forget_text()
         return out
 
     def _retain(self, buf: str, pos: int, stalled: bool, final: bool) -> None:

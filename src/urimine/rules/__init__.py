@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import regex
 
@@ -25,6 +25,9 @@ from urimine.errors import ConfigError, Reason
 from urimine.parser import check_uri
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK, registered_schemes
 from urimine.urn import check_urn
+
+if TYPE_CHECKING:
+    from urimine.rules.chains import Chain, Matched
 
 __all__ = ["ALL_RULES", "PRESETS", "Candidate", "Config", "Pending", "Shortcut", "quote_depth"]
 
@@ -234,6 +237,12 @@ class Config:
     """The colon rule's decisions on a run of URI characters, by the run and the
     character before it that a rule reads (see :func:`rules.bare._remembered`),
     bounded by :data:`SEEN_MAX`."""
+    chain: list[Chain | Matched | None] = field(
+        default_factory=lambda: [None], repr=False, compare=False, hash=False
+    )
+    """The hyphen chain the colon rule matched last (see :mod:`rules.chains`), for the
+    candidates after it in the same chain; it holds its text, so the scanner drops it
+    when a scan returns (:meth:`forget_text`)."""
     recent: list[tuple[str, str]] = field(
         default_factory=lambda: [("-" * (_SCHEME_MAX + 1), "")],
         repr=False,
@@ -244,6 +253,11 @@ class Config:
     tried first at the next colon (text repeats its schemes, "https" line after line;
     see :func:`rules.bare.at_colon`). Only a guess, checked each time; the first is
     longer than any scheme, so it never holds."""
+
+    def forget_text(self) -> None:
+        """Drop what the rules remember of a text (:attr:`chain`): called when a scan
+        returns, so that no text outlives its scan in this shared, cached object."""
+        self.chain[0] = None
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:

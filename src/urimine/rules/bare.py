@@ -28,7 +28,6 @@ from urimine.rules import (
     Delimited,
     Pending,
     Shortcut,
-    _hyphen_chain,
     _hyphen_gap,
     _PendingType,
     _validate,
@@ -37,6 +36,7 @@ from urimine.rules import (
     quote_depth,
     unfinished,
 )
+from urimine.rules.chains import chain_end, joined
 from urimine.schemes import AUTHORITY_SCHEMES
 from urimine.urn import check_urn
 
@@ -367,7 +367,7 @@ def _hyphen_join(
     # below takes each step after the last piece kept, with every check (the bound,
     # and text still to come), and the chain leaves it one step at most.
     stop = min(s + cfg.max_len - 1, len(buf))
-    end = _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
+    end = chain_end(cfg, buf, e, stop, depth)
     if end > e:
         start = _piece_start(buf, first_end, end, gap)
         if end < stop:
@@ -393,7 +393,7 @@ def _hyphen_join(
         last_start, e = g.end(), run_end
     if last_start == first_end:
         return None
-    return join_breaks(buf[s:e], depth, False), buf[last_start:e], e
+    return joined(cfg, buf, s, first_end, e, depth), buf[last_start:e], e
 
 
 def _piece_start(buf: str, first_end: int, end: int, gap: re.Pattern[str]) -> int:
