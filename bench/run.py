@@ -234,6 +234,12 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "(rejected by both URN rules)",
         lambda n: _fill(b"<URN:a:b:c:d> ", n),
     ),
+    "chain-rejects": (
+        "`http://[-` on every line after a quote marker: every line ends in `-`, so each "
+        "candidate's run is joined to the lines after it up to the length bound (8 KB), "
+        "and rejected (no IP literal)",
+        lambda n: _fill(b"http://[-\n> ", n),
+    ),
     "url-list": (
         "one URL per line, all distinct (`https://wN.example.org/a/N/index.html?q=N`)",
         lambda n: _fill(
@@ -261,7 +267,9 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
 
 # The rows dense with candidates that a rule must parse to reject (none a hit): the
 # targets table shows each apart, with its cost per candidate.
-REJECTED_DENSE = frozenset({"rejected-angle-uris", "bad-escapes", "legacy-urn-rejects"})
+REJECTED_DENSE = frozenset(
+    {"rejected-angle-uris", "bad-escapes", "legacy-urn-rejects", "chain-rejects"}
+)
 
 
 def sample(raw: bytes, cap: int, pieces: int = 20) -> bytes:

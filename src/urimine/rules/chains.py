@@ -79,7 +79,7 @@ def _index(chain: Chain | Matched | None, buf: str, e: int, stop: int, depth: in
     k = bisect_left(starts, e)
     if k < len(starts) and starts[k] == e:
         return k
-    if e == chain.end and (not starts or e > starts[-1]):
+    if e == chain.end:  # (after every break: a run follows each)
         return len(starts)
     return -1
 
