@@ -44,7 +44,9 @@ class Matched(NamedTuple):
     end: int
 
 
-def _match(buf: str, start: int, limit: int, depth: int) -> Chain:
+def _with_breaks(buf: str, start: int, limit: int, depth: int) -> Chain:
+    """The chain from *start* matched with the end position *limit*, its breaks found
+    and its runs joined."""
     end = _hyphen_chain(depth).match(buf, start, limit).end()  # type: ignore[union-attr]
     starts: list[int] = []
     ends: list[int] = []
@@ -84,6 +86,12 @@ def _index(chain: Chain | Matched | None, buf: str, e: int, stop: int, depth: in
     return -1
 
 
+def _run_after(chain: Chain, k: int) -> int:
+    """Where the run after break *k* of *chain* ends: the next break, or the chain's end."""
+    starts = chain.gap_starts
+    return starts[k + 1] if k + 1 < len(starts) else chain.end
+
+
 def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
     """Where :func:`_hyphen_chain` (*depth*) matched at *e* with the end position *stop*
     ends. The chain's possessive loop takes the same breaks and runs from any of its
@@ -101,14 +109,13 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
             end: int = _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
             cfg.chain[0] = Matched(buf, e, end)
             return end
-        chain = cfg.chain[0] = _match(buf, e, min(e + 2 * cfg.max_len, len(buf)), depth)
+        chain = cfg.chain[0] = _with_breaks(buf, e, min(e + 2 * cfg.max_len, len(buf)), depth)
         k = 0
     assert isinstance(chain, Chain)
-    starts, ends = chain.gap_starts, chain.gap_ends
-    last = bisect_left(ends, stop, k) - 1  # the last break whose gap ends before stop
+    last = bisect_left(chain.gap_ends, stop, k) - 1  # the last break whose gap ends before stop
     if last < k:
         return e
-    run_end = starts[last + 1] if last + 1 < len(starts) else chain.end
+    run_end = _run_after(chain, last)
     return run_end if run_end < stop else stop
 
 
@@ -119,9 +126,9 @@ def joined(cfg: Config, buf: str, s: int, e: int, end: int, depth: int) -> str:
     chain = cfg.chain[0]
     k = _index(chain, buf, e, end, depth)
     if isinstance(chain, Chain) and 0 <= k < len(chain.gap_starts):
-        starts, ends = chain.gap_starts, chain.gap_ends
+        ends = chain.gap_ends
         last = bisect_left(ends, end, k) - 1  # the break before the run that ends at end
-        if last >= k and end == (starts[last + 1] if last + 1 < len(starts) else chain.end):
+        if last >= k and end == _run_after(chain, last):
             stop = chain.offsets[last] + end - ends[last]
             return buf[s:e] + chain.joined[chain.offsets[k] : stop]
     return join_breaks(buf[s:end], depth, False)
