@@ -214,6 +214,18 @@ def test_candidates_in_one_hyphen_chain_cost_no_more_for_a_longer_bound(piece: s
     assert long / short < 2, f"{long:.3f}s at 8 KB vs {short:.3f}s at 1 KB"
 
 
+def test_candidates_after_openers_in_runs_of_balanced_brackets_cost_linear_time() -> None:
+    """A candidate after an opener ends at the first closer without its opener (seed
+    002 Appendix E), counted closer by closer: in a run of balanced brackets with a
+    candidate after each opener, every candidate counts the closers to the run's end.
+    That is bounded by the length bound (runs of 7 KB here, under the 8 KB bound), so
+    the cost is linear in the text, though slow: some 0.1 MB/s (docs/decisions.md)."""
+    line = _fill("[tel:1[a]", 7000) + "\n"
+    small = _scan_time(_fill(line, SIZE // 32))
+    large = _scan_time(_fill(line, SIZE // 8))
+    assert large / small < 4 * 2, f"x4 input took {large / small:.1f}x time"
+
+
 def _hits_time(text: str) -> float:
     return cpu_seconds(lambda: list(Scanner().hits([text])))
 
