@@ -587,13 +587,37 @@ def test_hits_only_prefilter_passes_over_colons_before_what_no_uri_holds(
     text: str, hit: bool
 ) -> None:
     """A scanner of hits only gives a scheme's colon to the rules only before what a URI
-    may hold there (the colon rule would cut the URI to nothing there); one that
-    reports rejections, always."""
+    may hold there (the colon rule would cut the URI to nothing there), where its run
+    ends soon (see the next test); one that reports rejections, always."""
     cfg = rules_module.Config.build("default", 8192, ())
     assert cfg.scheme_words.dense.search(text)
-    assert bool(cfg.nid_words.dense.search(text)) is hit
+    # (Those it passes over, before white space: where the text searched ends, the run
+    # may go on past the length bound.)
+    assert bool(cfg.nid_words.dense.search(text if hit else text + " ")) is hit
     if not hit:
         assert scan([text + " x"]) == []
+
+
+@pytest.mark.parametrize("max_len", [16, 100, 8192])
+@pytest.mark.parametrize("colon", ["tel:[x", "tel:]", "mailto:%zz", "mailto:%4z"])
+def test_hits_only_prefilter_gives_the_rules_a_colon_whose_run_may_be_too_long(
+    colon: str, max_len: int
+) -> None:
+    """A colon before what no URI holds, whose run of URI characters reaches the length
+    bound: the rule rejects it as too long and goes on after the next white space,
+    past a URI inside the run, so a scanner of hits only must not pass over it (it
+    did, and found that URI) in dense text, nor a short one (passed over as before)."""
+    cfg = rules_module.Config.build("default", max_len, ())
+    dense = "x:x " * 100  # fruitless colons: the dense loop's prefilter takes over
+    long_run = colon + "a/" * (max_len // 2) + "http://x.example/ y"
+    short_run = colon + " http://x.example/ y"
+    for text in (dense + long_run, dense + short_run):
+        everything = scan([text], rejections=True, max_candidate_len=max_len)
+        assert scan([text], max_candidate_len=max_len) == [
+            hit for hit in everything if isinstance(hit, Hit)
+        ]
+    if max_len - 66 >= len(short_run):
+        assert not cfg.nid_words.dense.search(short_run[: short_run.index(" ") + 1])
 
 
 def test_leaps_are_taken() -> None:

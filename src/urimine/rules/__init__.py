@@ -288,9 +288,11 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         run=_run_pattern(max_len),
         angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
-        scheme_words=_scheme_words(frozenset(schemes), frozenset(), one_letter),
-        hit_words=_scheme_words(frozenset(schemes), AUTHORITY_SCHEMES, one_letter, nid=True),
-        nid_words=_scheme_words(frozenset(schemes), frozenset(), one_letter, nid=True),
+        scheme_words=_scheme_words(frozenset(schemes), frozenset(), one_letter, max_len),
+        hit_words=_scheme_words(
+            frozenset(schemes), AUTHORITY_SCHEMES, one_letter, max_len, nid=True
+        ),
+        nid_words=_scheme_words(frozenset(schemes), frozenset(), one_letter, max_len, nid=True),
     )
 
 
@@ -299,10 +301,13 @@ def _run_pattern(max_len: int) -> re.Pattern[str]:
     return re.compile(f"{_RUN_CHAR}{{0,{max_len}}}")
 
 
-def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: bool) -> str:
+def _dense_source(
+    one_letter_schemes: bool, schemes: frozenset[str], hits_only: bool, max_len: int
+) -> str:
     """The source of the dense loop's prefilter (:attr:`SchemeWords.dense`); for a scanner
     of hits only, "<urn:" only where a URN may stand (see _NID_START), and a scheme's
-    colon only before what a URI may hold there (_AFTER_COLON)."""
+    colon only before what a URI may hold there (_after_colon), with candidates at most
+    *max_len* long."""
     tail = "0" if one_letter_schemes else "1"
     # "<" only when a ">" can close it before the next "<" (or the window ends: the
     # search runs with an end position, where \Z matches): "<http://<http://" is C time.
@@ -313,7 +318,7 @@ def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: 
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
     guard, names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
-    after = _AFTER_COLON if hits_only else rf"(?=[^{_STOP}])"
+    after = _after_colon(max_len) if hits_only else rf"(?=[^{_STOP}])"
     return (
         rf"<{guard}(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
@@ -322,14 +327,24 @@ def _dense_source(one_letter_schemes: bool, schemes: frozenset[str], hits_only: 
     )
 
 
-# After a scheme's colon, for a scanner of hits only: a character a URI may hold there
-# (seed 002 3: "/", "?", "#" or the first of a path: a pchar, any non-ASCII letter of
-# an IRI), or the end of the text searched within an escape. Not a stop character,
-# "[" or "]" (only an IP literal after "//" holds them), nor "%" without two hex digits:
-# the colon rule cuts a URI at the first character its grammar does not allow, and
-# "mailto:" with nothing after it is no URI (EMPTY), so it could only reject
-# ("mailto:%zz", "tel:[x]").
-_AFTER_COLON = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)"
+def _after_colon(max_len: int) -> str:
+    """After a scheme's colon, for a scanner of hits only: a character a URI may hold
+    there (seed 002 3: "/", "?", "#" or the first of a path: a pchar, any non-ASCII
+    letter of an IRI), or the end of the text searched within an escape. Not a stop
+    character, "[" or "]" (only an IP literal after "//" holds them), nor "%" without
+    two hex digits: the colon rule cuts a URI at the first character its grammar does
+    not allow, and "mailto:" with nothing after it is no URI (EMPTY), so it could only
+    reject ("mailto:%zz", "tel:[x]"). Unless its run may be too long for the length
+    bound *max_len* (no stop character within it, less a scheme's 64 characters and
+    the colon; the end of the text searched is not one): that candidate is rejected as
+    too long, and the scan goes on after the next white space, past any URI the run
+    holds ("tel:[" then 8 KB without a space: passed over, the ``http://`` inside it
+    was a hit)."""
+    may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)"
+    reach = max_len - 66
+    if reach < 0:
+        return rf"(?=[^{_STOP}])"
+    return rf"(?:{may_hold}|(?![^{_STOP}]{{0,{reach}}}+[{_STOP}]))"
 
 
 # What may follow "<" in an angle candidate (see _dense_source), for str.format: the
@@ -427,7 +442,11 @@ SEEN_MAX = 4096
 
 @cache
 def _scheme_words(
-    schemes: frozenset[str], slashed: frozenset[str], one_letter: bool, nid: bool = False
+    schemes: frozenset[str],
+    slashed: frozenset[str],
+    one_letter: bool,
+    max_len: int,
+    nid: bool = False,
 ) -> SchemeWords:
     # The leaps (scanner._Triggers._leap) look for the first place in a block where a
     # name of *schemes* then ":" may stand, in the text encoded to ASCII with "?" for
@@ -445,7 +464,7 @@ def _scheme_words(
     # word is at most 64: in a longer run, it may start after any "-"). Both leave out
     # a colon the prefilter leaves out for what follows it (a stop character, or "//"
     # and one; not what else the dense prefilter of a scanner of hits only leaves out,
-    # _AFTER_COLON: tests at every colon, they cost text dense with colons a tenth);
+    # _after_colon: tests at every colon, they cost text dense with colons a tenth);
     # where the text searched ends too early to tell, they match. Quick: a
     # superset of both, without the stop characters, that first asks for as many name
     # characters as the shortest name has (the engine's cheapest test): it tells at
@@ -479,7 +498,7 @@ def _scheme_words(
             "back_strict": rf"{before}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
             "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
             rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip)})",
-            "dense": _dense_source(one_letter, schemes, hits_only=nid),
+            "dense": _dense_source(one_letter, schemes, nid, max_len),
         }
     )
 
