@@ -86,7 +86,7 @@ def test_leap_patterns_survive_pickling_compiled_or_not() -> None:
     """A rule set's patterns for dense text pickle as their sources, before and after
     their compilation, and the copy compiles the same patterns, each at its first use."""
     fresh = rules_module._scheme_words.__wrapped__(  # type: ignore[attr-defined]
-        frozenset({"http", "tel"}), frozenset({"http"}), False
+        frozenset({"http", "tel"}), frozenset({"http"}), False, 8192
     )
     copy = pickle.loads(pickle.dumps(fresh))
     assert not _compiled(fresh) and not _compiled(copy)
