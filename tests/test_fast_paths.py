@@ -803,22 +803,31 @@ _ANGLE_PIECES = st.sampled_from(
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 40)), max_size=12))
-@example([("<xs:element>", 9), ("<URL: http://a.example/>", 7)])  # a leap's "<" cut short
-@example([("ab:", 40), ("urn://<", 3)])  # a rejection the prefilter passed over
+@given(
+    st.lists(st.tuples(_ANGLE_PIECES | _DENSE_PIECES, st.integers(1, 40)), max_size=12),
+    st.sampled_from([8192, 8192, 100]),
+)
+@example([("<xs:element>", 9), ("<URL: http://a.example/>", 7)], 8192)  # a "<" cut short
+@example([("ab:", 40), ("urn://<", 3)], 8192)  # a rejection the prefilter passed over
+# A colon before what no URI holds, its run too long: the rule ends the scan at a space.
+@example([("a:a ", 40), ("mailto:%zz", 1), ("a/", 4100), ("http://b.example/ ", 1)], 8192)
 @pytest.mark.parametrize("rejections", [True, False])
-def test_dense_mode_changes_nothing(rejections: bool, runs: list[tuple[str, int]]) -> None:
+def test_dense_mode_changes_nothing(
+    rejections: bool, runs: list[tuple[str, int]], max_len: int
+) -> None:
     """The dense prefilter (and its leaps) give the same hits and rejections as the
     sparse finders: it passes over only what no rule would report, not even as a
-    rejection (and for a scanner of hits only, nothing that could be a hit). Dense
-    mode here starts at the first fruitless trigger."""
+    rejection (and for a scanner of hits only, nothing that could be a hit), whatever
+    the length bound. Dense mode here starts at the first fruitless trigger."""
     text = "".join(piece * count for piece, count in runs)
     # The leaps mask recurring tags in any text.
-    dense, sparse = _dense_and_sparse(text, rejections, _MASK_FROM=0, _MASK_COPIES=2)
+    dense, sparse = _dense_and_sparse(text, rejections, max_len, _MASK_FROM=0, _MASK_COPIES=2)
     assert dense == sparse
 
 
-def _dense_and_sparse(text: str, rejections: bool, **knobs: int) -> tuple[list, list]:
+def _dense_and_sparse(
+    text: str, rejections: bool, max_len: int = 8192, **knobs: int
+) -> tuple[list, list]:
     """The scan of *text* in dense mode from its first fruitless trigger on (with the
     scanner's *knobs* set), and with the sparse finders alone."""
     with pytest.MonkeyPatch.context() as m:
@@ -828,9 +837,9 @@ def _dense_and_sparse(text: str, rejections: bool, **knobs: int) -> tuple[list, 
         m.setattr(scanner_module, "_DENSE_FEW", 0)
         for name, value in knobs.items():
             m.setattr(scanner_module, name, value)
-        dense = scan([text], rejections=rejections)
+        dense = scan([text], rejections=rejections, max_candidate_len=max_len)
         m.setattr(scanner_module, "_DENSE_MISSES", 1 << 60)
-        sparse = scan([text], rejections=rejections)
+        sparse = scan([text], rejections=rejections, max_candidate_len=max_len)
     return dense, sparse
 
 
