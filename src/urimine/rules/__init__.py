@@ -66,7 +66,7 @@ PlainDecision = tuple[str, str, Reason | None, str]
 """The angle shortcut's decision on ``<scheme:...>`` (see rules.angle._plain): URI,
 scheme, the reason it is rejected (None: a URI) and the rejection's detail."""
 
-Delimited = tuple[str, "tuple[Reason, str, int] | None"]
+Delimited = tuple[str, tuple[Reason, str, int] | None]
 """The colon rule's decision on a run of URI characters (see rules.bare._delimit): its
 URI and why that is rejected (None: a URI)."""
 
