@@ -1,0 +1,137 @@
+"""Fuzz the scanner with random hostile text (not part of the test run).
+
+Each text is a random mix of a few pieces that sit on the rules' edges (brackets,
+quotes, escapes, colons, hyphens at line breaks with quote markers, 1993 URNs, markup),
+at a random length bound. Every scan must give the hits that a scan reporting
+rejections gives, whether it reports hits only or not, whole or chunked, or given
+whole as a text the scanner pauses in (Scanner.hits); with the shortcuts, the
+remembered decisions and the chains read again switched off, the hits and the
+rejections must be the same:
+
+    python tests/fuzz_hostile.py SEED COUNT
+
+It prints "ok" or each text that differs (seed, pieces, bound, and which scan). It
+found a hits-only scan passing over a colon whose run was too long (the rules end the
+scan at the next white space there), where tests/fuzz_modes.py, which compares the
+trigger finders within one kind of scan, could not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import urimine.scanner as scanner_module
+from urimine import Hit, Scanner
+from urimine import rules as rules_module
+from urimine.rules import angle, bare
+
+PIECES = [
+    *("http://", "https://", "<", ">", "(", ")", "[", "]", "{", "}", '"', "'", ":", "::"),
+    *("a:", "ab:", "x-http:", "e.g.", "urn:", "URN:", "<URN:", "urn:isbn:", "mailto:"),
+    *("tel:", "%", "%zz", "%41", "-\n", "-\n> ", "-\n>> ", "- \n ", "-\r\n", "\n", "\n> "),
+    *(" ", "\t", "URL:", "<URL:", "a", "abc", "1", "1:", ".", ",", ";", "!", "?", "#"),
+    *("/", "//", "\u00e9", "\u3002", "\x00", "*", "_", "=", "&", "@", "[::1]", "[x]"),
+    *("<http://", "http://[", "www.", "file:", "data:", "news:", "sip:", "<tel:"),
+    *("<mailto:", "<a:b>", "<w:t>", "</", "/>", "a.b", "ftp:", "-", "--", ":/", ":80"),
+    *("\\", "<URN:a:b:", "<url:", '"http://', "'http://", "URL: ", "(http://", "(((("),
+    *("))))", ".....", "http:x", "\u00a0", "x:x ", "http://a.example/x", "tel:+1-555"),
+    *("https://B.Example/p?q=1#f", "(http://a/b_(c))", "http://a/./b/../c", "http://a:80/"),
+]
+_NEVER = re.compile(r"(?!)")
+
+
+def _text(rnd: random.Random) -> str:
+    pieces = rnd.sample(PIECES, rnd.randint(1, 8))
+    if rnd.random() < 0.5:
+        pieces += ["a", " ", "\n"]
+    size = rnd.choice([200, 2000, 20000])
+    out: list[str] = []
+    length = 0
+    while length < size:
+        piece = rnd.choice(pieces)
+        out.append(piece)
+        length += len(piece)
+    return "".join(out)[:size]
+
+
+def _scan(chunks: list[str], max_len: int, rejections: bool) -> list:
+    scanner = Scanner(max_candidate_len=max_len, rejections=rejections)
+    out = []
+    for chunk in chunks:
+        out.extend(scanner.feed(chunk))
+    return out + scanner.close()
+
+
+@contextmanager
+def _general_path_only() -> Iterator[None]:
+    """Every candidate decided afresh by the rule-by-rule path."""
+    saved = (bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN)
+    chain_end, joined = bare.chain_end, bare.joined
+    bare._FAST_BARE = bare._FAST_OPAQUE = _NEVER
+    angle._plain = lambda *args: None  # type: ignore[assignment]
+    bare._DELIMITED_LEN = -1
+    bare.chain_end = lambda cfg, buf, e, stop, depth: (  # type: ignore[assignment]
+        rules_module._hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
+    )
+    bare.joined = (
+        lambda cfg, buf, s, e, end, depth: (  # type: ignore[assignment]
+            rules_module.join_breaks(buf[s:end], depth, False)
+        )
+    )
+    try:
+        yield
+    finally:
+        bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN = saved
+        bare.chain_end, bare.joined = chain_end, joined
+
+
+def _differences(seed: int) -> list[str]:
+    rnd = random.Random(seed)
+    text = _text(rnd)
+    max_len = rnd.choice([16, 40, 100, 300, 8192])
+    everything = _scan([text], max_len, True)
+    hits = [item for item in everything if isinstance(item, Hit)]
+    cuts = sorted(rnd.sample(range(1, len(text)), min(len(text) - 1, rnd.choice([1, 5, 50]))))
+    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    slice_size = rnd.choice([64, 500, 4096])
+    scans: dict[str, Callable[[], list]] = {
+        "hits only": lambda: _scan([text], max_len, False),
+        "hits only, chunked": lambda: _scan(chunks, max_len, False),
+        "chunked": lambda: [i for i in _scan(chunks, max_len, True) if isinstance(i, Hit)],
+        "hits only, paused": lambda: list(Scanner(max_candidate_len=max_len).hits([text])),
+    }
+    found = []
+    for name, scan in scans.items():
+        saved_slice = scanner_module._SLICE
+        scanner_module._SLICE = slice_size
+        try:
+            if scan() != hits:
+                found.append(name)
+        finally:
+            scanner_module._SLICE = saved_slice
+    with _general_path_only():
+        if _scan([text], max_len, True) != everything:
+            found.append("general path")
+    return [f"{seed} bound {max_len}: {name}" for name in found]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seed", type=int)
+    parser.add_argument("count", type=int)
+    args = parser.parse_args()
+    bad = 0
+    for seed in range(args.seed, args.seed + args.count):
+        for line in _differences(seed):
+            print("differs:", line, flush=True)
+            bad += 1
+    print("ok" if not bad else f"{bad} differences")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
