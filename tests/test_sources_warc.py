@@ -64,6 +64,21 @@ def test_truncated_record_yields_earlier_records_then_raises() -> None:
     )
 
 
+def test_a_record_without_an_id_is_named_by_its_place(tmp_path: Path) -> None:
+    """An error names a record by its WARC-Record-ID, or by its place in the file when
+    it has none (the message read "WARC record None")."""
+    path = tmp_path / "no-id.warc"
+    path.write_bytes(
+        b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n"
+        b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: x\r\n\r\n"
+    )
+    with pytest.raises(SourceError) as info:
+        list(open_units(str(path)))
+    assert info.value.reason == (
+        "WARC record number 2 (no WARC-Record-ID) without a valid Content-Length"
+    )
+
+
 def test_chunked_gzip_http_payload_and_charset(tmp_path: Path) -> None:
     html = "<p>Ünïcode <a href='x'>x</a></p>".encode("iso-8859-1")
     zipped = gzip.compress(html)

@@ -73,33 +73,35 @@ def warc_units(reader: BlockReader, source: str) -> Iterator[Unit]:
             raise SourceError(source, f"not a WARC record header at byte {reader.offset}")
         headers = _read_headers(reader) or {}
         record_id = headers.get("warc-record-id", "").strip("<>") or None
-        length = _content_length(headers, source, record_id)
+        # How an error names the record: its ID, else its place in the file.
+        name = record_id or f"number {index + 1} (no WARC-Record-ID)"
+        length = _content_length(headers, source, name)
         kind = headers.get("warc-type", "").lower()
         if kind in _WANTED:
             block = reader.read(length)
-            _check_length(source, record_id, len(block), length)
+            _check_length(source, name, len(block), length)
             unit = _record_unit(kind, headers, block, source, index, record_id)
             if unit is not None:
                 yield unit
         else:
-            _check_length(source, record_id, reader.skip(length), length)
+            _check_length(source, name, reader.skip(length), length)
         index += 1
 
 
-def _content_length(headers: dict[str, str], source: str, record_id: str | None) -> int:
+def _content_length(headers: dict[str, str], source: str, name: str) -> int:
     try:
         length = int(headers.get("content-length", ""))
     except ValueError:
-        reason = f"WARC record {record_id} without a valid Content-Length"
+        reason = f"WARC record {name} without a valid Content-Length"
         raise SourceError(source, reason) from None
     if length < 0:
-        raise SourceError(source, f"WARC record {record_id} with a negative Content-Length")
+        raise SourceError(source, f"WARC record {name} with a negative Content-Length")
     return length
 
 
-def _check_length(source: str, record_id: str | None, got: int, want: int) -> None:
+def _check_length(source: str, name: str, got: int, want: int) -> None:
     if got < want:
-        raise SourceError(source, f"truncated WARC record {record_id}: got {got} of {want} bytes")
+        raise SourceError(source, f"truncated WARC record {name}: got {got} of {want} bytes")
 
 
 def _record_unit(
