@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+import test_fast_paths as fast  # its stand-ins for the shortcuts (tests/ is on the path)
 import urimine.scanner as scanner_module
+from helpers import scan
 from urimine import Hit, Scanner
-from urimine import rules as rules_module
 from urimine.rules import angle, bare
 
 PIECES = [
@@ -41,7 +45,6 @@ PIECES = [
     *("))))", ".....", "http:x", "\u00a0", "x:x ", "http://a.example/x", "tel:+1-555"),
     *("https://B.Example/p?q=1#f", "(http://a/b_(c))", "http://a/./b/../c", "http://a:80/"),
 ]
-_NEVER = re.compile(r"(?!)")
 
 
 def _text(rnd: random.Random) -> str:
@@ -59,29 +62,19 @@ def _text(rnd: random.Random) -> str:
 
 
 def _scan(chunks: list[str], max_len: int, rejections: bool) -> list:
-    scanner = Scanner(max_candidate_len=max_len, rejections=rejections)
-    out = []
-    for chunk in chunks:
-        out.extend(scanner.feed(chunk))
-    return out + scanner.close()
+    return scan(chunks, max_candidate_len=max_len, rejections=rejections)
 
 
 @contextmanager
 def _general_path_only() -> Iterator[None]:
-    """Every candidate decided afresh by the rule-by-rule path."""
+    """Every candidate decided afresh by the rule-by-rule path (the stand-ins of
+    tests/test_fast_paths.py for each shortcut, memo and chain read again)."""
     saved = (bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN)
     chain_end, joined = bare.chain_end, bare.joined
-    bare._FAST_BARE = bare._FAST_OPAQUE = _NEVER
+    bare._FAST_BARE = bare._FAST_OPAQUE = fast._NEVER
     angle._plain = lambda *args: None  # type: ignore[assignment]
     bare._DELIMITED_LEN = -1
-    bare.chain_end = lambda cfg, buf, e, stop, depth: (  # type: ignore[assignment]
-        rules_module._hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
-    )
-    bare.joined = (
-        lambda cfg, buf, s, e, end, depth: (  # type: ignore[assignment]
-            rules_module.join_breaks(buf[s:end], depth, False)
-        )
-    )
+    bare.chain_end, bare.joined = fast._chain_unread, fast._joined_afresh
     try:
         yield
     finally:
@@ -105,11 +98,11 @@ def _differences(seed: int) -> list[str]:
         "hits only, paused": lambda: list(Scanner(max_candidate_len=max_len).hits([text])),
     }
     found = []
-    for name, scan in scans.items():
+    for name, scanned in scans.items():
         saved_slice = scanner_module._SLICE
         scanner_module._SLICE = slice_size
         try:
-            if scan() != hits:
+            if scanned() != hits:
                 found.append(name)
         finally:
             scanner_module._SLICE = saved_slice
