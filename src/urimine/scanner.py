@@ -660,7 +660,7 @@ class _Triggers:
         on past the block is followed further, to its end, so a leap costs its block
         and that run, never the whole length bound (the same test over ``stop +
         max_len`` made a leap every 100 bytes cost 8 KB of work)."""
-        needle = self.max_len - 66
+        needle = R.run_room(self.max_len)
         if needle < 1:
             return False
         buf = self.buf

@@ -327,6 +327,15 @@ def _dense_source(
     )
 
 
+def run_room(max_len: int) -> int:
+    """How long a run of URI characters may be, whatever stands before it, without
+    making a candidate from a scheme's colon too long for *max_len*: the bound less a
+    scheme's 64 characters (:data:`_SCHEME_MAX`), its colon and one. Where a scanner of
+    hits only passes over what the colon rule could only reject, it asks this: a
+    too-long candidate ends the scan up to the next white space instead."""
+    return max_len - _SCHEME_MAX - 2
+
+
 def _after_colon(max_len: int) -> str:
     """After a scheme's colon, for a scanner of hits only: a character a URI may hold
     there (seed 002 3: "/", "?", "#" or the first of a path: a pchar, any non-ASCII
@@ -341,7 +350,7 @@ def _after_colon(max_len: int) -> str:
     holds ("tel:[" then 8 KB without a space: passed over, the ``http://`` inside it
     was a hit)."""
     may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)"
-    reach = max_len - 66
+    reach = run_room(max_len)
     if reach < 0:
         return rf"(?=[^{_STOP}])"
     return rf"(?:{may_hold}|(?![^{_STOP}]{{0,{reach}}}+[{_STOP}]))"
