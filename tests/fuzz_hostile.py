@@ -31,7 +31,7 @@ import test_fast_paths as fast  # its stand-ins for the shortcuts (tests/ is on 
 import urimine.scanner as scanner_module
 from helpers import scan
 from urimine import Hit, Scanner
-from urimine.rules import angle, bare
+from urimine.rules import angle, bare, brackets
 
 PIECES = [
     *("http://", "https://", "<", ">", "(", ")", "[", "]", "{", "}", '"', "'", ":", "::"),
@@ -68,18 +68,22 @@ def _scan(chunks: list[str], max_len: int, rejections: bool) -> list:
 @contextmanager
 def _general_path_only() -> Iterator[None]:
     """Every candidate decided afresh by the rule-by-rule path (the stand-ins of
-    tests/test_fast_paths.py for each shortcut, memo and chain read again)."""
+    tests/test_fast_paths.py for each shortcut, memo and chain read again; no run end
+    nor bracket count kept for the candidates after it)."""
     saved = (bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN)
     chain_end, joined = bare.chain_end, bare.joined
+    kept = bare._RUN_KEPT, brackets._COUNTED
     bare._FAST_BARE = bare._FAST_OPAQUE = fast._NEVER
     angle._plain = lambda *args: None  # type: ignore[assignment]
     bare._DELIMITED_LEN = -1
     bare.chain_end, bare.joined = fast._chain_unread, fast._joined_afresh
+    bare._RUN_KEPT = brackets._COUNTED = 1 << 40
     try:
         yield
     finally:
         bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN = saved
         bare.chain_end, bare.joined = chain_end, joined
+        bare._RUN_KEPT, brackets._COUNTED = kept
 
 
 def _differences(seed: int) -> list[str]:

@@ -5,7 +5,10 @@ The shortcuts are the one-match bare URIs of :mod:`urimine.rules.bare` (``_FAST_
 with its precomputed dedup key, :func:`urimine.normalize.simple_uri_key`; and
 ``_FAST_OPAQUE``, "mailto:a@b.example"), the plain
 ``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``), and the scanner's leaps over
-dense text whose colons follow no registered name (``scanner._Triggers._leap``).
+dense text whose colons follow no registered name (``scanner._Triggers._leap``). So are
+what the rules keep for the candidates after one (remembered decisions, hyphen chains,
+run ends, bracket levels) and the dense prefilter of a scanner of hits only where runs
+are known to end within the bound.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from urimine import Hit, Scanner
 from urimine import rules as rules_module
 from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
-from urimine.rules import angle, bare, chains
+from urimine.rules import angle, bare, brackets, chains
 from urimine.schemes import AUTHORITY_SCHEMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -620,6 +623,62 @@ def test_hits_only_prefilter_gives_the_rules_a_colon_whose_run_may_be_too_long(
         assert not cfg.nid_words.dense.search(short_run[: short_run.index(" ") + 1])
 
 
+@pytest.mark.parametrize("max_len", [100, 300])
+@pytest.mark.parametrize("stop", ["\n", " ", "\t"])
+@pytest.mark.parametrize("chunk", [0, 7, 64])
+def test_hits_only_dense_prefilter_knows_where_runs_end_by_the_bound(
+    max_len: int, stop: str, chunk: int
+) -> None:
+    """Where the stop characters after each colon are known to come within the bound
+    (scanner._Triggers._near_stops), the dense prefilter of a scanner of hits only
+    passes over colons before what no URI holds without asking how far their run goes;
+    the answer is the rules' at every run length about the bound, whatever ends the run
+    (a line break, a space, a tab: not looked for) and however the text comes."""
+    reach = rules_module.run_room(max_len)
+    # About the reach and about the bound itself (where a run from "tel:" is too long).
+    for length in [*range(reach - 3, reach + 4), *range(max_len - 8, max_len + 3)]:
+        run = "tel:[" + "a" * (length - 23) + "/http://x.example/"
+        text = "x:x " * 300 + "\n" + (run + stop) * 3 + "x:x " * 300 + "\n"
+        chunks = [text[k : k + chunk] for k in range(0, len(text), chunk)] if chunk else [text]
+        everything = scan(chunks, rejections=True, max_candidate_len=max_len)
+        assert scan(chunks, max_candidate_len=max_len) == [
+            hit for hit in everything if isinstance(hit, Hit)
+        ], length
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(st.sampled_from("a a\n\t"), max_size=60),
+    st.integers(0, 60),
+    st.integers(0, 80),
+    st.booleans(),
+)
+def test_near_stops_is_the_first_position_without_a_stop_in_reach(
+    text: str, pos: int, end: int, final: bool
+) -> None:
+    """scanner._Triggers._near_stops: from *pos*, up to *end* at least, every position
+    has a line break or space within the reach after it (the end of a finished text
+    counts); where it stops short of *end*, the first position that has none."""
+    max_len = 70
+    reach = rules_module.run_room(max_len)
+    cfg = rules_module.Config.build("default", max_len, ())
+    triggers = scanner_module._Triggers(
+        text, 0, final, cfg.schemes, cfg.nid_words, cfg.hit_words, max_len
+    )
+
+    def near(x: int) -> bool:
+        ahead = text[x + 1 : x + reach + 2]
+        return "\n" in ahead or " " in ahead or (final and x + reach + 2 > len(text))
+
+    pos = min(pos, len(text))
+    got = triggers._near_stops(pos, end)
+    first_far = next((x for x in range(pos, max(end, len(text))) if not near(x)), None)
+    if got >= end:
+        assert all(near(x) for x in range(pos, end))
+    else:
+        assert got == first_far
+
+
 def test_leaps_are_taken() -> None:
     """Guard for the test above: a run of unregistered words is leapt over, and a
     registered name within it still gives its URI."""
@@ -689,7 +748,10 @@ def _forward(
     describes them: a name then ":" not followed by a stop character nor "//" and one,
     a name of *slashed* only with "//" after it, and with *nid* "urn" only before an
     NID's first two characters (seed 003 2.1); loose, not after a letter; strict,
-    after a dot, or after neither a letter nor a letter and one of "0-9+-"."""
+    after a dot, or after neither a letter nor a letter and one of "0-9+-", and for
+    names of *slashed* (a scanner of hits only, where runs are short) not before "[",
+    "]", or "%" and what is no hex digit (seed 002 3: the colon rule could only
+    reject; "%" and one hex digit left to the dense prefilter)."""
 
     def tree(names: frozenset[str]) -> str:
         return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
@@ -701,9 +763,10 @@ def _forward(
     if nid:
         names += r"|urn:(?=[a-z0-9][a-z0-9\-])"
     tail = r"(?![\x00-\x20\x7f<>\"{}|\\^`])(?!//[\x00-\x20\x7f<>\"{}|\\^`])"
+    holds = r"(?![\[\]]|%[^0-9a-f])" if slashed else ""
     return (
         re.compile(rf"(?<![a-z])(?:{names}){tail}".encode()),
-        re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{names}){tail}".encode()),
+        re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{names}){tail}{holds}".encode()),
     )
 
 
@@ -1171,3 +1234,73 @@ def test_trim_by_runs_drops_as_character_by_character(uri: str, min_len: int, be
     """bare._trim drops runs at a time, counting brackets and quotes once: the same
     end as a character at a time."""
     assert bare._trim(uri, min_len, before) == _trim_stepwise(uri, min_len, before)
+
+
+def _first_unbalanced(uri: str, opener: str, closer: str) -> str:
+    """Seed 002 Appendix E, read one character at a time: a URI after an opener ends at
+    the first closer without its opener inside it."""
+    depth = 0
+    for k, c in enumerate(uri):
+        depth += (c == opener) - (c == closer)
+        if depth < 0:
+            return uri[:k]
+    return uri
+
+
+_BRACKET_PIECES = st.sampled_from(["(", ")", "[", "]", "{", "}", "a", "tel:1", "(a)", "[a]"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_BRACKET_PIECES, max_size=40).map("".join),
+    st.sampled_from(list(rules_module._OPENERS.items())),
+    st.randoms(use_true_random=False),
+    st.sampled_from([1, 2, 16]),
+)
+@example("[a][a][a]]", ("[", "]"), None, 1)
+def test_bracket_levels_end_each_tail_at_its_first_unbalanced_closer(
+    text: str, pair: tuple[str, str], order: object, counted: int
+) -> None:
+    """The levels of a run (rules.brackets), read by tails of it in any order and by
+    texts that are not tails, give each the end the rule gives it."""
+    opener, closer = pair
+    cfg = rules_module.Config.build("default", 8192, ())
+    tails = [text[k:] for k in range(len(text) + 1)] + [text[: len(text) // 2]]
+    if order is not None:
+        order.shuffle(tails)  # type: ignore[attr-defined]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(brackets, "_COUNTED", counted)
+        for tail in tails:
+            assert brackets.cut_unbalanced(cfg, tail, opener, closer) == _first_unbalanced(
+                tail, opener, closer
+            ), (tail, opener)
+    cfg.forget_text()
+
+
+_RUN_PIECES = st.sampled_from(
+    [*"()[]{}a", "tel:1", "http://a", "[tel:1[a]", "(x:(y)", "%zz", "-\n", "\n", " "]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_RUN_PIECES, max_size=80).map("".join),
+    st.sampled_from([24, 64, 8192]),
+    st.integers(1, 9),
+)
+@example("[tel:1[a]" * 30 + "\n" + "(x:(y)" * 30, 8192, 5)
+def test_runs_and_levels_kept_change_no_answer(text: str, max_len: int, chunk: int) -> None:
+    """Long runs with a candidate every few characters: what the scanner finds and
+    rejects is the same whether every run end and bracket count is kept for the
+    candidates after it (rules.bare._run_end, rules.brackets) or none is, whole or fed
+    in chunks."""
+    chunks = [text[k : k + chunk] for k in range(0, len(text), chunk)]
+    options = {"max_candidate_len": max_len, "rejections": True}
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "_RUN_KEPT", 0)
+        m.setattr(brackets, "_COUNTED", 1)
+        kept = scan([text], **options), scan(chunks, **options)
+        m.setattr(bare, "_RUN_KEPT", 10**9)
+        m.setattr(brackets, "_COUNTED", 10**9)
+        afresh = scan([text], **options), scan(chunks, **options)
+    assert kept == afresh

@@ -366,6 +366,7 @@ class _Triggers:
         "alarms",
         "buf",
         "dense_until",
+        "final",
         "hit_words",
         "leap_from",
         "limit",
@@ -374,8 +375,11 @@ class _Triggers:
         "next_colon",
         "next_lt",
         "patience",
+        "reach",
         "region_end",
         "schemes",
+        "stops_from",
+        "stops_ok",
         "strict",
         "stride",
         "window",
@@ -406,10 +410,15 @@ class _Triggers:
         long (a too-long candidate ends the scan up to the next white space: see
         :meth:`_short_runs`)."""
         self.max_len = max_len
+        self.reach = R.run_room(max_len)
+        self.stops_from = self.stops_ok = -1
+        """Every position from :attr:`stops_from` to :attr:`stops_ok` has a line break or
+        a space within :attr:`reach` after it (see :meth:`_near_stops`)."""
         self.leap_from = 0
         self.stride = _LEAP_MIN
         self.strict = False
         self.patience = _LEAP_AFTER
+        self.final = final
         self.limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         self.dense_until = -1
         self.next_lt = self.next_colon = -1  # before any pos: looked for at the first next()
@@ -459,18 +468,28 @@ class _Triggers:
         found = colon if colon < lt else lt
         return found if found != _NONE else -1
 
-    def _dense(self, pos: int) -> tuple[int, int]:
+    def _dense(self, pos: int) -> tuple[int, int]:  # noqa: C901 - once per trigger in dense text, kept whole
         """Within a dense stretch: ``(trigger, pos)``, or ``(-1, pos)`` when the stretch
         ended and the sparse finders go on from ``pos``."""
-        search, buf = self.words.dense.search, self.buf
-        schemes = self.schemes
+        buf, schemes = self.buf, self.schemes
+        # For a scanner of hits only, the prefilter that does not ask how far a colon's
+        # run goes where every position searched has a stop character near enough
+        # after it (up to stops); else the one that asks (see _near_stops).
+        if self.hit_words is None:
+            near, stops = self.words.dense.search, _NONE
+        else:
+            near = self.words.dense_near.search
+            stops = self.stops_ok if self.stops_from <= pos else -1
         skipped = 0
         while True:
             probe = pos + _DENSE_PROBE
             m = None
             start = pos
             if probe + R.DENSE_LOOKAHEAD < self.dense_until:
-                m = search(buf, pos, probe + R.DENSE_LOOKAHEAD)
+                end = probe + R.DENSE_LOOKAHEAD
+                if end > stops:
+                    stops = self._near_stops(pos, end)
+                m = near(buf, pos, end) if end <= stops else self._past_stops(pos, end, stops)
                 if m is None or m.start() >= probe:
                     if buf.count(":", pos, probe) + buf.count("<", pos, probe) < _DENSE_FEW:
                         # Nothing for a while, and few plain triggers either (mail
@@ -496,7 +515,10 @@ class _Triggers:
                 # To the look-ahead past the stretch's end as it is now: a leap above
                 # may have moved it on (with the end before it, a match just before
                 # the new end, whose look-ahead the window cut, was passed over).
-                m = search(buf, start, self.dense_until + R.DENSE_LOOKAHEAD)
+                end = self.dense_until + R.DENSE_LOOKAHEAD
+                if end > stops:
+                    stops = self._near_stops(start, end)
+                m = near(buf, start, end) if end <= stops else self._past_stops(start, end, stops)
             if m is None or m.start() >= self.dense_until:
                 pos = self.dense_until
                 self.dense_until = -1
@@ -524,6 +546,52 @@ class _Triggers:
                         skipped = 0
                     continue
             return m.start("colon"), pos
+
+    def _near_stops(self, pos: int, end: int) -> int:
+        """How far from ``pos`` on, up to ``end`` at least if it can, every position has
+        a line break or a space (or the end of a finished text: then :data:`_NONE`)
+        within :attr:`reach` after it. Where the dense prefilter of a scanner of hits
+        only passes over a colon before what a URI cannot hold ("tel:[", "mailto:%zz")
+        it must know that the candidate there is not too long
+        (:func:`rules._after_colon`): asked at each such colon, it read the colon's run
+        to its end, or to the end of the text searched, each time (``tel:[`` repeated
+        in lines of 7 KB: 0.5 MB/s). Here the last line break or space within reach of
+        the last position known is found, a memrchr-like search a step, each step up to
+        the bound (8 KB) on; what is found is kept (:attr:`stops_ok`, from
+        :attr:`stops_from`): the scan goes forward."""
+        buf, reach = self.buf, self.reach
+        if self.stops_from <= pos < self.stops_ok:
+            ok = self.stops_ok
+        else:
+            ok = self.stops_from = pos
+        while ok < end:
+            far = ok + reach + 2  # a stop at ok + 1 + reach still ends the run in time
+            k = buf.rfind("\n", ok + 1, far)
+            space = buf.rfind(" ", k + 1 if k > ok else ok + 1, far)
+            k = space if space > k else k
+            if k <= ok:
+                if self.final and far > len(buf):
+                    ok = _NONE  # the end of the text ends every run
+                break
+            ok = k
+        self.stops_ok = ok
+        return ok
+
+    def _past_stops(self, pos: int, end: int, stops: int) -> re.Match[str] | None:
+        """The dense prefilter's first match in ``buf[pos:end]`` where only the positions
+        before *stops* (a stop character, or *pos*) are known to have a stop character
+        within reach after them (see :meth:`_near_stops`): the prefilter that does not
+        ask up to there, then the one that asks. No match straddles a stop character
+        but a "<" (whose look-ahead the end of the text searched satisfies: a superset),
+        and the one that asks costs each colon before what a URI cannot hold its run up
+        to the end searched: over lines of 7 KB, a run each ("tel:[" repeated, 1 MB/s),
+        where it is now left only the runs that may be too long, or end the text."""
+        if stops > pos:
+            m = self.words.dense_near.search(self.buf, pos, stops)
+            if m is not None:
+                return m
+            pos = stops
+        return self.words.dense.search(self.buf, pos, end)
 
     def _to_alarm(self, pos: int) -> int:
         """Within the block of the last leap, after a word the dense loop passed over:
