@@ -1278,7 +1278,11 @@ def test_bracket_levels_end_each_tail_at_its_first_unbalanced_closer(
 
 
 _RUN_PIECES = st.sampled_from(
-    [*"()[]{}a", "tel:1", "http://a", "[tel:1[a]", "(x:(y)", "%zz", "-\n", "\n", " "]
+    [
+        *"()[]{}a_?#/",
+        *("tel:1", "http://a", "[tel:1[a]", "(x:(y)", "%zz", "%4", "-\n", "\n", " "),
+        *("urn:", "urn:ab:", "urn:urn:", "URN:a-b:"),
+    ]
 )
 
 
@@ -1289,11 +1293,12 @@ _RUN_PIECES = st.sampled_from(
     st.integers(1, 9),
 )
 @example("[tel:1[a]" * 30 + "\n" + "(x:(y)" * 30, 8192, 5)
+@example("_urn:urn:-" * 30 + "\n" + "urn:ab:x?urn:ab:y" * 20, 8192, 7)
 def test_runs_and_levels_kept_change_no_answer(text: str, max_len: int, chunk: int) -> None:
     """Long runs with a candidate every few characters: what the scanner finds and
-    rejects is the same whether every run end and bracket count is kept for the
-    candidates after it (rules.bare._run_end, rules.brackets) or none is, whole or fed
-    in chunks."""
+    rejects is the same whether every run end, URN end and bracket count is kept for
+    the candidates after it (rules.bare._run_end, _urn_end, rules.brackets) or none is,
+    whole or fed in chunks."""
     chunks = [text[k : k + chunk] for k in range(0, len(text), chunk)]
     options = {"max_candidate_len": max_len, "rejections": True}
     with pytest.MonkeyPatch.context() as m:

@@ -57,7 +57,7 @@ _COLON_SEARCH = R.COLON_TRIGGER.search
 _STOP_SEARCH = R.STOP_CHAR.search
 _ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
-_URN_MATCH = R._URN_TEXT.match
+_URN_START = R.URN_START.match
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
@@ -765,7 +765,7 @@ def _no_urn_at(buf: str, k: int) -> bool:
     the "urn:" at *k*: the URN rule can only reject it (BAD_NID), and a scanner of hits
     only passes over it (the leaps' patterns ask less: what an NID starts with, see
     rules._scheme_words)."""
-    return _URN_MATCH(buf, k) is None
+    return _URN_START(buf, k) is None  # (the head of _URN_TEXT and one pchar: no more)
 
 
 # A "<" the leaps' angle pattern may match: "urn:", white space or a letter after it.

@@ -174,10 +174,14 @@ _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 # at a character of the excluded set (2.5.3), which the pchar class leaves out.
 _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
 _QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
-_URN_TEXT = re.compile(
-    r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
-    rf"{_PCHAR}+(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
-)
+_URN_HEAD_SOURCE = r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
+_URN_NSS_SOURCE = rf"({_PCHAR}+)(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
+_URN_TEXT = re.compile(_URN_HEAD_SOURCE + _URN_NSS_SOURCE)
+# Its parts: "urn:", the NID and its colon; the NSS (its pchars, group 1), query and
+# fragment; and whether one stands at all (the head and one pchar).
+_URN_HEAD = re.compile(_URN_HEAD_SOURCE)
+_URN_NSS = re.compile(_URN_NSS_SOURCE)
+URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
 # seed 000 3.3: "<URN:" ... ">" with "\" escaping ":", ">", "\" and space.
 _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
 # Its shape (seed 000 3.3, 5): after "<URN:" four components three colons apart, no
@@ -250,6 +254,12 @@ class Config:
     """The last long run of URI characters the colon rule matched: its text, start and
     end (see :func:`rules.bare._run_end`), for the candidates after it in the same run;
     dropped with the chain."""
+    urn_seen: list[tuple[str, int, int, int] | None] = field(
+        default_factory=lambda: [None], repr=False, compare=False, hash=False
+    )
+    """The last long URN in text the URN rule matched: its text, where its NSS starts,
+    where the NSS's pchars end, and where it ends (see :func:`rules.bare._urn_end`);
+    dropped with the chain."""
     brackets: dict[str, Levels] = field(default_factory=dict, repr=False, compare=False, hash=False)
     """The levels of the brackets in the last run whose candidates counted many, by
     opener (see :mod:`rules.brackets`); dropped with the chain."""
@@ -266,10 +276,10 @@ class Config:
 
     def forget_text(self) -> None:
         """Drop what the rules remember of a text (:attr:`chain`, :attr:`run_seen`,
-        :attr:`brackets`): called when a scan returns, so that no text outlives its scan
-        in this shared, cached object."""
+        :attr:`urn_seen`, :attr:`brackets`): called when a scan returns, so that no
+        text outlives its scan in this shared, cached object."""
         self.chain[0] = None
-        self.run_seen[0] = None
+        self.run_seen[0] = self.urn_seen[0] = None
         self.brackets.clear()
 
     @staticmethod

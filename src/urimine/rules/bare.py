@@ -19,7 +19,8 @@ from urimine.rules import (
     _SCHEME_SEPARATORS,
     _TRAIL,
     _URL_PREFIX_BACK,
-    _URN_TEXT,
+    _URN_HEAD,
+    _URN_NSS,
     GAP_TO_END,
     SCHEME_NEAR,
     STOP_CHAR,
@@ -472,24 +473,46 @@ def _droppable(uri: str, n: int, run: str, budget: dict[str, int]) -> int:
     return lo
 
 
+def _urn_end(cfg: Config, buf: str, s: int) -> int:
+    """Where the URN in text at ``s`` ends (:data:`_URN_TEXT` within the length bound), or
+    -1. A long one is kept (``cfg.urn_seen``): a URN whose NSS starts within the pchars
+    of its NSS ends where it does, and the candidates after the first in the NSS of a
+    long rejected one (``_urn:urn:-`` repeated in lines of 7 KB: the NID "urn" is
+    reserved) each matched it to its end again (0.1 MB/s)."""
+    limit = s + cfg.max_len + 1
+    head = _URN_HEAD.match(buf, s, limit)
+    if head is None:
+        return -1
+    nss = head.end()
+    known = cfg.urn_seen[0]
+    if known is not None and known[0] is buf and known[1] <= nss < known[2]:
+        return known[3]
+    m = _URN_NSS.match(buf, nss, limit)
+    if m is None:
+        return -1
+    end = m.end()
+    if end - nss >= _RUN_KEPT and end < limit:  # (ended before the bound: for all of it)
+        cfg.urn_seen[0] = (buf, nss, m.end(1), end)
+    return end
+
+
 def _urn_text(
     cfg: Config, buf: str, s: int, raw_start: int, context: str, quote: str, final: bool
 ) -> Candidate | _PendingType:
     """``urn:NID:NSS`` in text: the NSS ends at an excluded character (seed 003 2.5.3)."""
-    m = _URN_TEXT.match(buf, s, s + cfg.max_len + 1)
-    if m is not None and not final:
+    e = _urn_end(cfg, buf, s)
+    if e >= 0 and not final:
         # More text could extend it: it reaches the end, or stops at a "%" escape that
         # the end of the buffer cut ("urn:x:a%7" before "e").
-        rest = len(buf) - m.end()
-        if rest == 0 or (rest <= 2 and buf[m.end()] == "%"):
+        rest = len(buf) - e
+        if rest == 0 or (rest <= 2 and buf[e] == "%"):
             return Pending
-    if m is None and not final and len(buf) - s < 48:
+    if e < 0 and not final and len(buf) - s < 48:
         return Pending  # "urn:" + NID (at most 32) + ":" may still be arriving
-    if m is None:
+    if e < 0:
         return Candidate(
             raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID, consume=False
         )
-    e = m.end()
     if e - s >= cfg.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     closed = bool(quote) and e < len(buf) and buf[e] == quote
