@@ -609,14 +609,19 @@ class _Triggers:
         """Whether the colon rule can only reject the registered *word* the dense
         prefilter found (*m*, the word and its colon): a name that needs "//" without
         it ("http:x"; not where its run may be too long, which ends the scan up to the
-        next white space), or "urn" where no URN in text stands ("urn:a:")."""
+        next white space), or "urn" where no URN in text stands ("urn:a:"). Where the
+        stop characters are known to come within reach (:meth:`_near_stops`), the run
+        is not searched to its end (``http:http://`` in lines of 7 KB: 0.5 MB/s)."""
         buf, after = self.buf, m.end()
         if word == "urn":
             return _no_urn_at(buf, after - 4)
         return (
             word in AUTHORITY_SCHEMES
             and not buf.startswith("//", after)
-            and _STOP_SEARCH(buf, after, m.start() + self.max_len) is not None
+            and (
+                self.stops_from < after <= self.stops_ok  # (the colon has a stop in reach)
+                or _STOP_SEARCH(buf, after, m.start() + self.max_len) is not None
+            )
         )
 
     def _leap(self, pos: int) -> int:
