@@ -1309,3 +1309,29 @@ def test_runs_and_levels_kept_change_no_answer(text: str, max_len: int, chunk: i
         m.setattr(brackets, "_COUNTED", 10**9)
         afresh = scan([text], **options), scan(chunks, **options)
     assert kept == afresh
+
+
+_URN_PIECES = st.sampled_from(
+    ["urn:", "URN:", "ab", "a-b", "-", ":", "x", "%41", "%4", "?", "#", "/", " ", "_", "é"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_URN_PIECES, max_size=40).map("".join), st.sampled_from([16, 64, 8192]))
+@example("urn:ab:urn:ab:x?urn:ab:y#urn:ab:z urn:ab:", 64)
+def test_urn_ends_kept_are_the_pattern_s(text: str, max_len: int) -> None:
+    """The end of each URN in text the colon rule reads from the one kept before it
+    (rules.bare._urn_end, every one kept here) is where the URN pattern ends, within
+    the bound; and a scanner of hits only asks whether one starts (rules.URN_START)
+    where the pattern matches at all."""
+    cfg = rules_module.Config.build("default", max_len, ())
+    starts = [k for k in range(len(text)) if text[k : k + 4].lower() == "urn:"]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bare, "_RUN_KEPT", 0)
+        for s in starts:
+            whole = rules_module._URN_TEXT.match(text, s, s + max_len + 1)
+            assert bare._urn_end(cfg, text, s) == (whole.end() if whole else -1), s
+            assert (rules_module.URN_START.match(text, s) is None) is (
+                rules_module._URN_TEXT.match(text, s) is None
+            )
+    cfg.forget_text()

@@ -580,12 +580,14 @@ class _Triggers:
     def _past_stops(self, pos: int, end: int, stops: int) -> re.Match[str] | None:
         """The dense prefilter's first match in ``buf[pos:end]`` where only the positions
         before *stops* (a stop character, or *pos*) are known to have a stop character
-        within reach after them (see :meth:`_near_stops`): the prefilter that does not
-        ask up to there, then the one that asks. No match straddles a stop character
-        but a "<" (whose look-ahead the end of the text searched satisfies: a superset),
-        and the one that asks costs each colon before what a URI cannot hold its run up
-        to the end searched: over lines of 7 KB, a run each ("tel:[" repeated, 1 MB/s),
-        where it is now left only the runs that may be too long, or end the text."""
+        within reach after them (:meth:`_near_stops`): up to *stops*, the prefilter that
+        does not ask how far a colon's run goes; then the one that asks. No match
+        straddles a stop character but one of a "<", whose look-ahead the end of the
+        text searched satisfies: the first search finds it too (a superset). The one
+        that asks reads, at each colon before what a URI cannot hold, the colon's run to
+        its end or to the end searched; it is left the runs that may be too long and the
+        end of an unfinished text (given a search over several lines of 7 KB of
+        "tel:[", it cost each such colon the rest of its line: 1 MB/s)."""
         if stops > pos:
             m = self.words.dense_near.search(self.buf, pos, stops)
             if m is not None:
