@@ -572,12 +572,22 @@ def test_hits_only_prefilters_pass_over_urns_no_rule_can_take(text: str, hit: bo
     "text,hit",
     [
         # A URI may hold "/", "?", "#" or a pchar right after its scheme's colon (seed
-        # 002 3), an escape only with two hex digits, never "[" or "]".
+        # 002 3), an escape only with two hex digits, never "[" or "]"; after "//[" what
+        # an IP literal starts with (3.2.2: IPv6 or IPvFuture).
         ("mailto:a@b.example", True),
         ("mailto:%41", True),
         ("mailto:%4", True),  # cut by the end of the text searched
         ("mailto:%", True),
         ("http://[::1]/", True),
+        ("http://[2001:db8::1]/", True),
+        ("http://[Ab::1]/", True),
+        ("http://[v7.x]/", True),
+        ("http://[V7.x]/", True),
+        ("http://[", True),  # cut by the end of the text searched
+        ("http://[x]/", False),
+        ("http://[-", False),
+        ("http://[]", False),
+        ("http://[[::1]]", False),
         ("tel:?x", True),
         ("mailto:\u00e9", True),
         ("mailto:%zz", False),

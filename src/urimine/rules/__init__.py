@@ -370,16 +370,19 @@ def _after_colon(max_len: int, near_stops: bool = False) -> str:
     character, "[" or "]" (only an IP literal after "//" holds them), nor "%" without
     two hex digits: the colon rule cuts a URI at the first character its grammar does
     not allow, and "mailto:" with nothing after it is no URI (EMPTY), so it could only
-    reject ("mailto:%zz", "tel:[x]"). Unless its run may be too long for the length
-    bound *max_len* (no stop character within it, less a scheme's 64 characters and
-    the colon; the end of the text searched is not one): that candidate is rejected as
-    too long, and the scan goes on after the next white space, past any URI the run
-    holds ("tel:[" then 8 KB without a space: passed over, the ``http://`` inside it
-    was a hit). With *near_stops*, for text known to hold a stop character within that
+    reject ("mailto:%zz", "tel:[x]"). Nor "//[" before what no IP literal starts with
+    (3.2.2: a hex digit or ":" of an IPv6 address, "v" of IPvFuture): the host is bad
+    (BAD_IPV6), which the colon rule does not cut, so it rejects ("http://[-" at every
+    line end, joined at the hyphens: 15 us a candidate). Unless its run may be too long
+    for the length bound *max_len* (no stop character within it, less a scheme's 64
+    characters and the colon; the end of the text searched is not one): that candidate
+    is rejected as too long, and the scan goes on after the next white space, past any
+    URI the run holds ("tel:[" then 8 KB without a space: passed over, the ``http://``
+    inside it was a hit). With *near_stops*, for text known to hold a stop character within that
     bound after every colon (see scanner._Triggers._near_stops), that question is not
     asked: asked at every colon of a run, it read the run to its end or to the end of
     the text searched each time (``tel:[`` repeated in lines of 7 KB: 0.5 MB/s)."""
-    may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)"
+    may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)(?!//\[[^0-9A-Fa-f:vV])"
     reach = run_room(max_len)
     if reach < 0:
         return rf"(?=[^{_STOP}])"
