@@ -9,6 +9,7 @@ many hits are marked: those cost what their hits cost (see bench/run.py's naive 
     python bench/sweep.py            # text, HTML and mbox inputs, 2 MB each
     python bench/sweep.py --mb 10 --only text
     python bench/sweep.py --pieces '<http://[x]> ' 'mailto:%zz '   # pieces of your own
+    python bench/sweep.py --pieces 'tel:[' --line 7000   # in lines of 7,000 characters
 
 The last is the quickest before/after of one change: run it again with
 ``PYTHONPATH=<a checkout of the commit before>/src``.
@@ -42,6 +43,11 @@ TEXT: dict[str, str] = {
     "a hyphen at every line end": "http://x-\n",
     "hyphens and quote markers": "> http://x-\n> ",
     "URIs ending in a hyphen, one line": "http://x- ",
+    # lines just under the length bound, a colon every few characters (each candidate's
+    # run is the rest of its line)
+    "'tel:[' in lines of 7 KB": "tel:[" * 1400 + "\n",
+    "'[tel:1[a]' in lines of 7 KB": "[tel:1[a]" * 778 + "\n",
+    "'_urn:urn:-' in lines of 7 KB": "_urn:urn:-" * 700 + "\n",
     # long candidates: trailing punctuation, brackets, dot segments, a bad host
     "closers after an IRI": "http://a/" + E + ")" * 8000 + " ",
     "punctuation and closers": "http://a/" + E + ".)" * 4000 + " ",
@@ -175,11 +181,16 @@ def main() -> None:
     p.add_argument(
         "--pieces", nargs="+", metavar="PIECE", help="text pieces of your own (escapes as \\n)"
     )
+    p.add_argument(
+        "--line", type=int, metavar="N", help="each piece repeated in lines of N characters"
+    )
     args = p.parse_args()
     size = int(args.mb * 1e6)
     _scan(bench.WARMUP_TEXT)
     if args.pieces:
         pieces = {repr(p): p.encode().decode("unicode_escape") for p in args.pieces}
+        if args.line:
+            pieces = {name: _fill(piece, args.line) + "\n" for name, piece in pieces.items()}
         sweep_text(size, pieces)
         return
     if args.only in (None, "text"):
