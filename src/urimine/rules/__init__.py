@@ -598,11 +598,10 @@ class SchemeWords:
     def __getattr__(self, name: str) -> re.Pattern[Any]:
         """A pattern not compiled yet: compiled and kept in its slot, read directly from
         then on (this runs only for a slot not set). The dense loop's two, on the text,
-        together (the loop of a scanner of hits only may need either: compiled at the
-        first use of one, the other was compiled in a timed run, some 25 ms each, the
-        bench's RFC text 330 -> 210 MB/s); the leaps', for ASCII-lowered bytes, all at
-        once (a leap may need any of them: a process pays for them once, at its first
-        leap)."""
+        together (the loop of a scanner of hits only may need either in one text: the
+        second would compile, some 25 ms, in the middle of a scan); the leaps', for
+        ASCII-lowered bytes, all at once (a leap may need any of them: a process pays
+        for them once, at its first leap)."""
         if name not in self._sources:
             raise AttributeError(name)
         dense = name.startswith("dense")
