@@ -689,6 +689,24 @@ def test_near_stops_is_the_first_position_without_a_stop_in_reach(
         assert got == first_far
 
 
+@pytest.mark.parametrize("max_len", [16, 100, 8192])
+def test_hits_only_scan_passes_over_the_reserved_nid_only_where_it_is_not_too_long(
+    max_len: int,
+) -> None:
+    """ "urn:urn:" (seed 003 2.1: the NID "urn" is reserved, the URN check rejects it): a
+    scanner of hits only passes over it where a stop character comes within the bound,
+    not where the URN may be too long, which the rule rejects as such and goes on after
+    the next white space, past a URI in the run."""
+    dense = "x:x " * 300 + "\n"
+    long_urn = "urn:urn:" + "a" * max_len  # (too long; its run goes on after the "/")
+    for run in ("urn:urn:x http://x.example/ y", long_urn + "/http://x.example/ y"):
+        text = dense + (run + "\n") * 3 + dense
+        everything = scan([text], rejections=True, max_candidate_len=max_len)
+        assert scan([text], max_candidate_len=max_len) == [
+            hit for hit in everything if isinstance(hit, Hit)
+        ]
+
+
 def test_leaps_are_taken() -> None:
     """Guard for the test above: a run of unregistered words is leapt over, and a
     registered name within it still gives its URI."""

@@ -182,6 +182,9 @@ _URN_TEXT = re.compile(_URN_HEAD_SOURCE + _URN_NSS_SOURCE)
 _URN_HEAD = re.compile(_URN_HEAD_SOURCE)
 _URN_NSS = re.compile(_URN_NSS_SOURCE)
 URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
+RESERVED_NID = re.compile(r"[Uu][Rr][Nn]:[Uu][Rr][Nn]:")
+"""The NID "urn", which seed 003 2.1 reserves ("MUST NOT be used": check_urn rejects
+it)."""
 # seed 000 3.3: "<URN:" ... ">" with "\" escaping ":", ">", "\" and space.
 _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
 # Its shape (seed 000 3.3, 5): after "<URN:" four components three colons apart, no
