@@ -1339,6 +1339,8 @@ def test_runs_and_levels_kept_change_no_answer(text: str, max_len: int, chunk: i
     assert kept == afresh
 
 
+# A URN in text, as seed 003 2 and 2.5.3 have it: the rules match its parts apart.
+_URN_TEXT = re.compile(rules_module._URN_HEAD_SOURCE + rules_module._URN_NSS_SOURCE)
 _URN_PIECES = st.sampled_from(
     ["urn:", "URN:", "ab", "a-b", "-", ":", "x", "%41", "%4", "?", "#", "/", " ", "_", "é"]
 )
@@ -1357,9 +1359,9 @@ def test_urn_ends_kept_are_the_pattern_s(text: str, max_len: int) -> None:
     with pytest.MonkeyPatch.context() as m:
         m.setattr(bare, "_RUN_KEPT", 0)
         for s in starts:
-            whole = rules_module._URN_TEXT.match(text, s, s + max_len + 1)
+            whole = _URN_TEXT.match(text, s, s + max_len + 1)
             assert bare._urn_end(cfg, text, s) == (whole.end() if whole else -1), s
             assert (rules_module.URN_START.match(text, s) is None) is (
-                rules_module._URN_TEXT.match(text, s) is None
+                _URN_TEXT.match(text, s) is None
             )
     cfg.forget_text()

@@ -612,26 +612,40 @@ class _Triggers:
         """Whether the colon rule can only reject the registered *word* the dense
         prefilter found (*m*, the word and its colon): a name that needs "//" without
         it ("http:x"; not where its run may be too long, which ends the scan up to the
-        next white space), or "urn" where no URN in text stands ("urn:a:") or only one
-        of the reserved NID "urn" that is not too long (``urn:urn:`` repeated cost a
-        rejection each: 0.5 MB/s). Where the stop characters are known to come within
-        reach (:meth:`_near_stops`), the run is not searched to its end
-        (``http:http://`` in lines of 7 KB: 0.5 MB/s); a URN holds none, so it ends
-        within the bound."""
+        next white space), or "urn" where no URN in text may stand
+        (:meth:`_no_urn_at`). Where the stop characters are known to come within reach
+        (:meth:`_near_stops`), the run is not searched to its end (``http:http://`` in
+        lines of 7 KB: 0.5 MB/s)."""
         buf, after = self.buf, m.end()
         if word == "urn":
-            return _no_urn_at(buf, after - 4) or (
-                self.stops_from < after <= self.stops_ok
-                and _RESERVED_NID(buf, after - 4) is not None
-            )
+            return self._no_urn_at(after - 4)
         return (
             word in AUTHORITY_SCHEMES
             and not buf.startswith("//", after)
             and (
-                self.stops_from < after <= self.stops_ok  # (the colon has a stop in reach)
+                self._stop_in_reach(after - 1)
                 or _STOP_SEARCH(buf, after, m.start() + self.max_len) is not None
             )
         )
+
+    def _stop_in_reach(self, colon: int) -> bool:
+        """Whether a stop character is known to come within :attr:`reach` after the
+        colon at *colon* (see :meth:`_near_stops`); False where it is not known."""
+        return self.stops_from <= colon < self.stops_ok
+
+    def _no_urn_at(self, k: int) -> bool:
+        """Whether no URN in text may stand at the "urn:" at *k*, so that the URN rule
+        can only reject it and a scanner of hits only may pass over it: no NID, its
+        colon and an NSS there (seed 003 2.1, 2.2: BAD_NID), or only the NID "urn",
+        which 2.1 reserves (the URN check rejects it), where a stop character comes
+        within reach: a URN holds none, so it is not too long (a too-long one ends the
+        scan at the next white space, past any URI in its run). ``urn:urn:`` repeated
+        cost a rejection each: 0.5 MB/s. The leaps' patterns ask less: what an NID
+        starts with (see rules._scheme_words)."""
+        buf = self.buf
+        if _URN_START(buf, k) is None:  # (the head of the URN pattern and one pchar)
+            return True
+        return _RESERVED_NID(buf, k) is not None and self._stop_in_reach(k + 3)
 
     def _leap(self, pos: int) -> int:
         """Pass over dense text up to the last colon before one a rule might take.
@@ -724,12 +738,12 @@ class _Triggers:
         return pos + block.rfind(b":", 0, first) + 1
 
     def _urn_texts_only(self, alarms: list[int]) -> list[int]:
-        """*alarms* but those at a "urn" where no URN in text stands ("urn:ab: "), which
-        the dense loop of a scanner of hits only passes over (:meth:`_no_hit_at`): the
+        """*alarms* but those at a "urn" where no URN in text may stand ("urn:ab: "), which
+        the dense loop of a scanner of hits only passes over (:meth:`_no_urn_at`): the
         loop then need not stop there (the leaps' patterns ask only for what an NID
         starts with)."""
         buf = self.buf
-        return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or not _no_urn_at(buf, a)]
+        return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or not self._no_urn_at(a)]
 
     def _short_runs(self, pos: int, stop: int) -> bool:
         """Whether every run of URI characters through ``buf[pos:stop]`` ends soon
@@ -772,14 +786,6 @@ class _Triggers:
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
             misses[colon] = 0
             self.window[colon] = i
-
-
-def _no_urn_at(buf: str, k: int) -> bool:
-    """Whether no URN in text (seed 003 2.1, 2.2: an NID, its colon, an NSS) stands at
-    the "urn:" at *k*: the URN rule can only reject it (BAD_NID), and a scanner of hits
-    only passes over it (the leaps' patterns ask less: what an NID starts with, see
-    rules._scheme_words)."""
-    return _URN_START(buf, k) is None  # (the head of _URN_TEXT and one pchar: no more)
 
 
 # A "<" the leaps' angle pattern may match: "urn:", white space or a letter after it.

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
@@ -176,9 +176,9 @@ _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
 _QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
 _URN_HEAD_SOURCE = r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
 _URN_NSS_SOURCE = rf"({_PCHAR}+)(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
-_URN_TEXT = re.compile(_URN_HEAD_SOURCE + _URN_NSS_SOURCE)
-# Its parts: "urn:", the NID and its colon; the NSS (its pchars, group 1), query and
-# fragment; and whether one stands at all (the head and one pchar).
+# A URN in text is the two, matched apart (rules.bare._urn_end): "urn:", the NID and its
+# colon; the NSS (its pchars, group 1), query and fragment. And whether one stands at
+# all: the head and one pchar.
 _URN_HEAD = re.compile(_URN_HEAD_SOURCE)
 _URN_NSS = re.compile(_URN_NSS_SOURCE)
 URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
@@ -210,6 +210,20 @@ _CUTTABLE = frozenset(
         Reason.BAD_FRAGMENT,
     }
 )
+
+
+class Kept(NamedTuple):
+    """Where a match a rule made in ``buf`` ends (``end``), kept for the candidates after
+    it: one that starts anywhere in ``[lo, hi)`` ends there too."""
+
+    buf: str
+    lo: int
+    hi: int
+    end: int
+
+    def end_for(self, buf: str, pos: int) -> int:
+        """The kept end for a match from *pos* in *buf*, or -1 if it does not apply."""
+        return self.end if self.buf is buf and self.lo <= pos < self.hi else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,18 +265,18 @@ class Config:
     """The hyphen chain the colon rule matched last (see :mod:`rules.chains`), for the
     candidates after it in the same chain; it holds its text, so the scanner drops it
     when a scan returns (:meth:`forget_text`)."""
-    run_seen: list[tuple[str, int, int] | None] = field(
+    run_seen: list[Kept | None] = field(
         default_factory=lambda: [None], repr=False, compare=False, hash=False
     )
-    """The last long run of URI characters the colon rule matched: its text, start and
-    end (see :func:`rules.bare._run_end`), for the candidates after it in the same run;
-    dropped with the chain."""
-    urn_seen: list[tuple[str, int, int, int] | None] = field(
+    """The last long run of URI characters the colon rule matched, for the candidates
+    after it in the same run (see :func:`rules.bare._run_end`); dropped with the
+    chain."""
+    urn_seen: list[Kept | None] = field(
         default_factory=lambda: [None], repr=False, compare=False, hash=False
     )
-    """The last long URN in text the URN rule matched: its text, where its NSS starts,
-    where the NSS's pchars end, and where it ends (see :func:`rules.bare._urn_end`);
-    dropped with the chain."""
+    """The last long URN in text the URN rule matched, for the URNs whose NSS starts
+    within its NSS's pchars (see :func:`rules.bare._urn_end`); dropped with the
+    chain."""
     brackets: dict[str, Levels] = field(default_factory=dict, repr=False, compare=False, hash=False)
     """The levels of the brackets in the last run whose candidates counted many, by
     opener (see :mod:`rules.brackets`); dropped with the chain."""

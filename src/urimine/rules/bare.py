@@ -27,6 +27,7 @@ from urimine.rules import (
     Candidate,
     Config,
     Delimited,
+    Kept,
     Pending,
     Shortcut,
     _hyphen_gap,
@@ -340,13 +341,12 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
     run of many (``tel:1[a]`` repeated in lines of 7 KB) do not each match it to its
     end again, which cost each some 10 us (0.4 MB/s)."""
     known = cfg.run_seen[0]
-    if known is not None and known[0] is buf and known[1] <= pos <= known[2]:
-        end = known[2]
-    else:
+    end = -1 if known is None else known.end_for(buf, pos)
+    if end < 0:
         m = cfg.run.match(buf, pos)
         end = m.end() if m else pos
         if _RUN_KEPT <= end - pos < cfg.max_len:
-            cfg.run_seen[0] = (buf, pos, end)
+            cfg.run_seen[0] = Kept(buf, pos, end + 1, end)
     if not final and end == len(buf) and end - pos < cfg.max_len:
         return -1
     return end
@@ -474,8 +474,8 @@ def _droppable(uri: str, n: int, run: str, budget: dict[str, int]) -> int:
 
 
 def _urn_end(cfg: Config, buf: str, s: int) -> int:
-    """Where the URN in text at ``s`` ends (:data:`_URN_TEXT` within the length bound), or
-    -1. A long one is kept (``cfg.urn_seen``): a URN whose NSS starts within the pchars
+    """Where the URN in text at ``s`` ends (its head, then its NSS, within the length
+    bound), or -1. A long one is kept (``cfg.urn_seen``): a URN whose NSS starts within the pchars
     of its NSS ends where it does, and the candidates after the first in the NSS of a
     long rejected one (``_urn:urn:-`` repeated in lines of 7 KB: the NID "urn" is
     reserved) each matched it to its end again (0.1 MB/s)."""
@@ -485,14 +485,15 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
         return -1
     nss = head.end()
     known = cfg.urn_seen[0]
-    if known is not None and known[0] is buf and known[1] <= nss < known[2]:
-        return known[3]
+    end = -1 if known is None else known.end_for(buf, nss)
+    if end >= 0:
+        return end
     m = _URN_NSS.match(buf, nss, limit)
     if m is None:
         return -1
     end = m.end()
     if end - nss >= _RUN_KEPT and end < limit:  # (ended before the bound: for all of it)
-        cfg.urn_seen[0] = (buf, nss, m.end(1), end)
+        cfg.urn_seen[0] = Kept(buf, nss, m.end(1), end)
     return end
 
 

@@ -17,14 +17,15 @@ import re
 from bisect import bisect_left
 from typing import NamedTuple
 
-from urimine.rules import Config
+from urimine.rules import _OPENERS, Config
 
 __all__ = ["cut_unbalanced"]
 
 _COUNTED = 16
 """Closers a candidate counts one by one before it reads the run's levels."""
 
-_PAIR = {"(": re.compile(r"[()]"), "[": re.compile(r"[\[\]]"), "{": re.compile(r"[{}]")}
+_PAIR = {o: re.compile(f"[{re.escape(o + c)}]") for o, c in _OPENERS.items()}
+"""Either bracket of a pair, by its opener."""
 
 
 class Levels(NamedTuple):
