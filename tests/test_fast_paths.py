@@ -1349,18 +1349,28 @@ _URN_PIECES = st.sampled_from(
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_URN_PIECES, max_size=40).map("".join), st.sampled_from([16, 64, 8192]))
 @example("urn:ab:urn:ab:x?urn:ab:y#urn:ab:z urn:ab:", 64)
+@example("urn:urn:urn:urn:%41", 16)  # (kept at 16, where the bound cut "%41")
+@example("urn:ab:urn:cd:x%41 ", 16)  # too long, not "urn:ab:urn:cd:x"
+@example("urn:a-b-a-b-a-b-a-b-a-b:x", 16)  # (the head alone is past the bound)
 def test_urn_ends_kept_are_the_pattern_s(text: str, max_len: int) -> None:
     """The end of each URN in text the colon rule reads from the one kept before it
-    (rules.bare._urn_end, every one kept here) is where the URN pattern ends, within
-    the bound; and a scanner of hits only asks whether one starts (rules.URN_START)
-    where the pattern matches at all."""
+    (rules.bare._urn_end, every one kept here) is where the URN pattern ends, where
+    that is within the length bound, and at or past the bound where it is not; and a
+    scanner of hits only asks whether one starts (rules.URN_START) where the pattern
+    matches at all."""
     cfg = rules_module.Config.build("default", max_len, ())
     starts = [k for k in range(len(text)) if text[k : k + 4].lower() == "urn:"]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(bare, "_RUN_KEPT", 0)
         for s in starts:
-            whole = _URN_TEXT.match(text, s, s + max_len + 1)
-            assert bare._urn_end(cfg, text, s) == (whole.end() if whole else -1), s
+            whole = _URN_TEXT.match(text, s)
+            end = bare._urn_end(cfg, text, s)
+            if whole is None:
+                assert end == -1, s
+            elif whole.end() - s < max_len:
+                assert end == whole.end(), s
+            else:
+                assert end - s >= max_len, s
             assert (rules_module.URN_START.match(text, s) is None) is (
                 _URN_TEXT.match(text, s) is None
             )

@@ -196,6 +196,27 @@ def test_too_long_candidate_is_rejected_and_scanning_resumes() -> None:
     assert out[1].uri == "http://y.example/"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(
+    ("text", "urn"),
+    [
+        ("see urn:ab:cdefghij%41 ok", "urn:ab:cdefghij%41"),  # the bound (16) cuts "%41"
+        ("see urn:ab:cdefghi%41 ok", "urn:ab:cdefghi%41"),
+        ("urn:a-b-a-b-a-b-a-b-a-b:x ok", "urn:a-b-a-b-a-b-a-b-a-b:x"),  # the head alone
+    ],
+)
+def test_urn_longer_than_the_bound_is_too_long_wherever_the_bound_falls(
+    text: str, urn: str
+) -> None:
+    """A URN runs to the first character of the excluded set (003 2.5.3); a
+    "%41" is one pct-encoded character of its NSS (2.2), so a bound that falls inside
+    it does not end the URN there: one longer than the bound is rejected whole, never
+    reported cut short ("urn:ab:cdefghij")."""
+    out = scan([text], max_candidate_len=16, rejections=True)
+    assert [(type(o).__name__, o.raw) for o in out] == [("Rejection", urn)]
+    assert out[0].reason is Reason.TOO_LONG
+    assert uris(text, max_candidate_len=16) == []
+
+
 @pytest.mark.parametrize("cut", [15, 16, 17])
 def test_urn_escape_cut_by_the_first_chunk(cut: int) -> None:
     """The first chunk is scanned at once; one ending inside "%7e" must wait for the

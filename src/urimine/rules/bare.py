@@ -474,13 +474,17 @@ def _droppable(uri: str, n: int, run: str, budget: dict[str, int]) -> int:
 
 
 def _urn_end(cfg: Config, buf: str, s: int) -> int:
-    """Where the URN in text at ``s`` ends (its head, then its NSS, within the length
-    bound), or -1. A long one is kept (``cfg.urn_seen``): a URN whose NSS starts within the pchars
-    of its NSS ends where it does, and the candidates after the first in the NSS of a
-    long rejected one (``_urn:urn:-`` repeated in lines of 7 KB: the NID "urn" is
-    reserved) each matched it to its end again (0.1 MB/s)."""
-    limit = s + cfg.max_len + 1
-    head = _URN_HEAD.match(buf, s, limit)
+    """Where the URN in text at ``s`` ends (its head, then its NSS), or -1: that end if
+    the URN is shorter than the length bound, else one at or past the bound.
+
+    The NSS is matched up to three characters past the bound, so that an escape
+    ("%41") the bound would cut does not end it there: "urn:ab:urn:cd:x%41" at a bound
+    of 16 is too long, not "urn:ab:urn:cd:x". A long one is kept (``cfg.urn_seen``): a
+    URN whose NSS starts within the pchars of its NSS ends where it does, and the
+    candidates after the first in the NSS of a long rejected one (``_urn:urn:-``
+    repeated in lines of 7 KB: the NID "urn" is reserved) each matched it to its end
+    again (0.1 MB/s)."""
+    head = _URN_HEAD.match(buf, s)  # (at most 38 characters)
     if head is None:
         return -1
     nss = head.end()
@@ -488,11 +492,14 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
     end = -1 if known is None else known.end_for(buf, nss)
     if end >= 0:
         return end
+    limit = max(s + cfg.max_len, nss) + 3
     m = _URN_NSS.match(buf, nss, limit)
     if m is None:
         return -1
     end = m.end()
-    if end - nss >= _RUN_KEPT and end < limit:  # (ended before the bound: for all of it)
+    # Kept only where no character the match could take lies past the limit: a later
+    # URN in its NSS, matched up to its own (later) limit, ends there too.
+    if end - nss >= _RUN_KEPT and end + 3 <= limit:
         cfg.urn_seen[0] = Kept(buf, nss, m.end(1), end)
     return end
 
