@@ -656,6 +656,37 @@ def test_hits_only_dense_prefilter_knows_where_runs_end_by_the_bound(
         ], length
 
 
+@pytest.mark.parametrize("max_len", [100, 8192])
+@pytest.mark.parametrize(
+    "bracketed",
+    [
+        "< http:/a/>",
+        "<\n http://a/>",
+        "<" + " " * 64 + "news:a.b>",
+        "< URN:isbn:1>",
+        "<URL: tel:1>",
+    ],
+)
+@pytest.mark.parametrize("chunk", [0, 5])
+def test_hits_only_dense_prefilter_sees_a_bracket_before_the_last_stop_in_reach(
+    max_len: int, bracketed: str, chunk: int
+) -> None:
+    """Appendix E: white space inside angle brackets is ignored, so "< http:/a/>" is
+    one candidate. Where the stops known (scanner._Triggers._near_stops) end in that
+    white space, with no stop within the bound after it, the dense prefilter of a
+    scanner of hits only searched up to them, where its "<" branch cannot match (it
+    asks for a scheme after the white space), and went on after them: the hit was
+    lost, or only the URI inside was found (hypothesis's fuzzer, tests/fuzz_hostile.py,
+    found it)."""
+    text = "p:" * 40 + bracketed + "x" * (max_len + 100) + "\n"
+    chunks = [text[k : k + chunk] for k in range(0, len(text), chunk)] if chunk else [text]
+    everything = scan(chunks, rejections=True, max_candidate_len=max_len)
+    found = [hit for hit in everything if isinstance(hit, Hit)]
+    assert [hit.raw for hit in found] == [bracketed]
+    assert scan(chunks, max_candidate_len=max_len) == found
+    assert list(Scanner(max_candidate_len=max_len).hits([text])) == found
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     st.text(st.sampled_from("a a\n\t"), max_size=60),

@@ -583,18 +583,24 @@ class _Triggers:
         before *stops* (a stop character, or *pos*) are known to have a stop character
         within reach after them (:meth:`_near_stops`): up to *stops*, the prefilter that
         does not ask how far a colon's run goes; then the one that asks. No match
-        straddles a stop character but one of a "<", whose look-ahead the end of the
-        text searched satisfies: the first search finds it too (a superset). The one
-        that asks reads, at each colon before what a URI cannot hold, the colon's run to
-        its end or to the end searched; it is left the runs that may be too long and the
-        end of an unfinished text (given a search over several lines of 7 KB of
-        "tel:[", it cost each such colon the rest of its line: 1 MB/s)."""
+        straddles a stop character but one of a "<": after the scheme's colon, the end
+        of the text searched satisfies its look-ahead, and the first search finds it
+        too (a superset); in the white space between the "<" and the scheme, it does
+        not, and the second search starts at the last "<" whose head may reach *stops*
+        (:data:`rules.ANGLE_HEAD_MAX`). Started at *stops*, it passed over
+        ``< http://a/>`` before 8 KB without a space, a hit. The one that asks reads, at
+        each colon before what a URI cannot hold, the colon's run to its end or to the
+        end searched; it is left the runs that may be too long and the end of an
+        unfinished text (given a search over several lines of 7 KB of "tel:[", it cost
+        each such colon the rest of its line: 1 MB/s)."""
+        buf = self.buf
         if stops > pos:
-            m = self.words.dense_near.search(self.buf, pos, stops)
+            m = self.words.dense_near.search(buf, pos, stops)
             if m is not None:
                 return m
-            pos = stops
-        return self.words.dense.search(self.buf, pos, end)
+            lt = buf.rfind("<", max(pos, stops - R.ANGLE_HEAD_MAX), stops)
+            pos = lt if lt >= 0 else stops
+        return self.words.dense.search(buf, pos, end)
 
     def _to_alarm(self, pos: int) -> int:
         """Within the block of the last leap, after a word the dense loop passed over:

@@ -430,6 +430,11 @@ _ANGLE_TAIL = (
     r"|(?![{a}_][{a}0-9_.\-]*+:" + _XML_LOCAL + ")"
     r"{skip}[{a}][{a}0-9+.\-]{{0,63}}+:" + _UNKNOWN_REST + ")"
 )
+ANGLE_HEAD_MAX = 1 + 64 + 4 + 64
+"""How far before the scheme a "<" of the "<" branches (_ANGLE_TAIL) may stand: "<",
+white space, "URL:" and white space. The end of the text searched satisfies the
+branches anywhere after the scheme's colon, not in that head: a search that ends in
+the white space after a "<" does not match there (see scanner._Triggers._past_stops)."""
 # For a scanner of hits only, "urn" in brackets counts only where a URN may stand:
 # before what an NID starts with (seed 003 2.1: a letter or digit, then one of those or
 # "-"), white space and quote markers (">" at a line start) allowed between, as the
