@@ -243,3 +243,32 @@ def test_quoted_code_with_many_shift_operators_is_fast() -> None:
     started = time.process_time()
     assert uris(text) == ["http://x.example/done"]
     assert time.process_time() - started < 5
+
+
+def test_other_scripts_sentence_punctuation_is_derived_from_unicode() -> None:
+    """rules.OTHER_TRAIL is what its docstring says: the non-ASCII characters of category
+    Po, not stop characters, named a full stop, comma, semicolon, colon, question or
+    exclamation mark (not an inverted or initial one), danda, shad or ano teleia; the
+    same set on the Unicode of Python 3.11 (14.0), a subset on a later one."""
+    import re
+    import unicodedata
+
+    from urimine.rules import OTHER_TRAIL, STOP_CHAR
+
+    named = re.compile(
+        r"^(?!INVERTED )(?!.*\bINITIAL\b).*\b(FULL STOP|COMMA|QUESTION MARK|EXCLAMATION MARK"
+        r"|SEMICOLON|COLON|DANDA|SHAD|ANO TELEIA)$"
+    )
+    derived = {
+        chr(c)
+        for c in range(0x80, 0x110000)
+        if unicodedata.category(chr(c)) == "Po"
+        and not STOP_CHAR.match(chr(c))
+        and named.search(unicodedata.name(chr(c), ""))
+    }
+    listed = {chr(c) for c in range(0x80, 0x110000) if re.match(f"[{OTHER_TRAIL}]", chr(c))}
+    assert {"\u060c", "\u061f", "\u0964", "\u0589", "\u0f0d", "\u1362"} <= listed
+    if unicodedata.unidata_version == "14.0.0":
+        assert listed == derived
+    else:
+        assert listed <= derived

@@ -102,9 +102,12 @@ class Candidate:
 # US-ASCII characters of seed 001 2.4.3 (< > " { } | \ ^ `), and non-ASCII punctuation
 # (general punctuation, CJK symbols and punctuation, full-width and small forms,
 # guillemets, mathematical brackets, U+FFFD from undecodable input): issue 2 rule 7.
+# Not the zero-width non-joiner and joiner (U+200C, U+200D): they are no punctuation but
+# part of words in Persian and Indic scripts (and of emoji), ucschar in an IRI (RFC 3987
+# 2.2), and a Persian Wikipedia title holds them ("ویکی\u200cپدیا").
 _STOP = (
     r"\s\x00-\x20\x7f-\x9f<>\"{}|\\^`"
-    r"\u00ab\u00bb\u2000-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
+    r"\u00ab\u00bb\u2000-\u200b\u200e-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
     r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
 )
 _RUN_CHAR = f"[^{_STOP}]"
@@ -198,6 +201,24 @@ LEGACY_SHAPE = regex.compile(rf"<[Uu][Rr][Nn]:(?:{_LEGACY_PART}:){{3}}{_LEGACY_P
 # window's or a block's end) within it.
 _LEGACY_AHEAD = rf"(?:{_LEGACY_PART}:){{0,3}}+{_LEGACY_PART}(?:>|\\?\Z)"
 _TRAIL = frozenset(".,;:!?'\"")
+OTHER_TRAIL = (
+    r"\u037e\u0387\u055c-\u055e\u0589\u060c\u061b\u061f\u06d4\u0701-\u0705\u07f8\u07f9"
+    r"\u0964\u0965\u0f08\u0f0d-\u0f12\u1362-\u1367\u166e\u1802-\u1804\u1808\u1809"
+    r"\u1944\u1945\u2cf9-\u2cfb\u2cfe\ua4fe\ua4ff\ua60d-\ua60f\ua6f3-\ua6f7\ua876"
+    r"\ua877\ua8ce\ua8cf\uaa5d-\uaa5f\U00010a56\U00010a57\U00011047\U00011048"
+    r"\U000110c0\U000110c1\U00011141-\U00011143\U000111c5\U000111c6\U00011238"
+    r"\U00011239\U0001144b-\U0001144d\U0001145a\U000115c2\U000115c3\U00011641"
+    r"\U00011642\U00011944\U00011a42\U00011a43\U00011a9b\U00011a9c\U00011c41\U00011c42"
+    r"\U00011c71\U00012471\U00012472\U00016a6e\U00016a6f\U00016af5\U00016e97\U00016e98"
+    r"\U0001bc9f\U0001da87-\U0001da8a"
+)
+"""The sentence punctuation of other scripts, which a bare URI drops at its end as it
+does ". , ; : ! ?" (issue 2 rules 4 and 7): as a character class, the non-ASCII
+characters of Unicode category Po that are not stop characters and whose name ends in
+FULL STOP, COMMA, SEMICOLON, COLON, QUESTION MARK, EXCLAMATION MARK (not INVERTED or
+INITIAL ones: they open a sentence), DANDA, SHAD or ANO TELEIA (the Greek semicolon),
+in Unicode 14.0 (tests/test_rules.py derives it again): the Arabic comma and question
+mark, the Devanagari danda, the Armenian and Ethiopic full stops, the Tibetan shad."""
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 # A bare URI ends at the first character its grammar does not allow where it stands.

@@ -22,6 +22,7 @@ from urimine.rules import (
     _URN_HEAD,
     _URN_NSS,
     GAP_TO_END,
+    OTHER_TRAIL,
     SCHEME_NEAR,
     STOP_CHAR,
     Candidate,
@@ -412,7 +413,8 @@ def _piece_start(buf: str, first_end: int, end: int, gap: re.Pattern[str]) -> in
 # Runs that _trim drops at once, matched in the URI reversed: sentence punctuation and
 # closers (all of _TRAIL but the single quote, which has a rule of its own), and "*" or
 # "_" repeated.
-_MIXED_RUN = re.compile(r"[.,;:!?\")\]}]+")
+_MIXED_RUN = re.compile(rf"[.,;:!?\")\]}}{OTHER_TRAIL}]+")
+_OTHER_TRAIL = re.compile(f"[{OTHER_TRAIL}]").match
 _SAME_RUN = {c: re.compile(re.escape(c) + "+") for c in "*_"}
 
 
@@ -436,7 +438,7 @@ def _trim(uri: str, min_len: int, before: str) -> str:
             n -= 1
             quotes -= 1
             continue
-        if c in _TRAIL or c in _CLOSERS:
+        if c in _TRAIL or c in _CLOSERS or (c > "\x7f" and _OTHER_TRAIL(c)):
             run_re = _MIXED_RUN
         elif c in "*_" and before == c:
             run_re = _SAME_RUN[c]
