@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Callable
 from html import unescape
+from html.entities import html5
 from typing import cast
 
 from urimine._wordtree import word_tree
@@ -145,10 +146,38 @@ def _attrs(text: str) -> dict[str, str]:
 
 
 def _attr_value(raw: str) -> str:
-    """An attribute value without its quotes, entity-decoded and trimmed."""
+    """An attribute value without its quotes, entity-decoded (as an attribute's, see
+    :func:`_attr_reference`) and trimmed."""
     if raw[:1] in ("'", '"'):
         raw = raw[1:-1]
-    return unescape(raw).strip()
+    if "&" not in raw:
+        return raw.strip()
+    return _REFERENCE.sub(_attr_reference, raw).strip()
+
+
+# A character reference as html.unescape finds one: a number, or a name of up to 32
+# characters with or without its ";".
+_REFERENCE = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
+
+
+def _attr_reference(match: re.Match[str]) -> str:
+    """A reference in an attribute value, decoded as HTML decodes it there: as
+    :func:`html.unescape` does, but a name without its ";" that an ASCII letter, digit
+    or "=" follows is left as written (HTML's tokenizer, "character reference state",
+    for historical reasons): ``href="a.asp?x=1&sectionid=2"`` holds ``&sectionid``,
+    not the section sign of ``&sect``."""
+    name = match[1]
+    if name[0] == "#":
+        return unescape(match[0])
+    if name in html5:
+        return html5[name]
+    for end in range(len(name) - 1, 1, -1):
+        if name[:end] in html5:  # (a legacy name, without its ";")
+            after = name[end]
+            if after.isascii() and (after.isalnum() or after == "="):
+                return match[0]
+            return html5[name[:end]] + name[end:]
+    return match[0]
 
 
 @functools.lru_cache(maxsize=1)
