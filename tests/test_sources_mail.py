@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from urimine import finditer
 from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
 from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
@@ -148,6 +149,26 @@ def test_images_are_skipped() -> None:
         "--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\n%%%\n--b--\n",
     )
     assert list(message_units(raw, "m", 0)) == []
+
+
+def test_a_text_part_without_a_charset_takes_its_multipart_s() -> None:
+    """A charset named on the multipart (RFC 2046 gives it none, yet a mailer of the
+    shared spamassassin corpus wrote one, ``EhooSend``) is read for a text part that
+    names none: its GB2312 bytes read as Windows-1252 are Latin letters, which run on
+    after a URI ("http://www.e-dowell.com£¨¶àÈË"); read as GB2312, the full-width "("
+    ends it. (That mail's header ends early, at a blank line in its folded Subject, so
+    its body is read as one text part without a charset still.)"""
+    body = "see http://www.e-dowell.com\uff08\u591a\u4eba\u884c\uff09 ok"
+    raw = (
+        b'Content-Type: multipart/mixed; boundary="b"; charset="GB2312"\n\n'
+        b"--b\nContent-Type: text/plain\nContent-Transfer-Encoding: 7bit\n\n"
+        + body.encode("gb2312")
+        + b"\n--b--\n"
+    )
+    (unit,) = message_units(raw, "m", 0)
+    assert text(unit) == body
+    assert unit.defects == []
+    assert [hit.uri for hit in finditer(text(unit))] == ["http://www.e-dowell.com"]
 
 
 def test_rfc2047_words_are_decoded() -> None:

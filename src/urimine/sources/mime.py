@@ -417,21 +417,24 @@ class Walker:
         base: str | None,
         depth: int,
         media: tuple[str, Mapping[str, str]] | None = None,
+        charset: str | None = None,
     ) -> Iterator[HeaderBlock | TextPart]:
         """One entity with header *found* (:func:`field_map`) and body ``data[start:end]``
         (*media*: its parsed Content-Type, when the caller has it already): descend into
-        multiparts and messages, decode text parts, skip the rest unread."""
+        multiparts and messages, decode text parts, skip the rest unread. *charset*: the
+        one an enclosing multipart names, for a text part that names none."""
         if depth > MAX_DEPTH:
             self.defects.append(f"MIME nesting deeper than {MAX_DEPTH} at part {path}")
             return
         ctype, params = media or _media_type(_value(found, b"content-type"))
         base = _part_base(found, base)
         if ctype.startswith("multipart/"):
-            yield from self._multipart(ctype, params, data, start, end, path, base, depth)
+            charset = params.get("charset") or charset
+            yield from self._multipart(ctype, params, data, start, end, path, base, depth, charset)
         elif ctype in _MESSAGE_TYPES:
             yield from self._inner(found, data, start, end, path, base, depth)
         elif ctype.startswith("text/"):
-            yield self._text(found, ctype, params, data, start, end, path, base)
+            yield self._text(found, ctype, params, data, start, end, path, base, charset)
 
     def _inner(
         self,
@@ -461,13 +464,18 @@ class Walker:
         path: str,
         base: str | None,
         depth: int,
+        charset: str | None,
     ) -> Iterator[HeaderBlock | TextPart]:
+        """The parts of a multipart. A charset it names (RFC 2046 gives a multipart none,
+        yet mailers write one: ``multipart/mixed; boundary=...; charset="GB2312"``) is
+        the one of its text parts that name none: read as UTF-8, else Windows-1252,
+        GB2312 text after a URI runs on into it as Latin letters."""
         boundary = params.get("boundary")
         parts = body_parts(data, start, end, boundary, self.defects) if boundary else None
         if not boundary:
             self.defects.append(f"{ctype} without boundary at part {path or 'top'}")
         if parts is None:
-            yield self._text({}, "text/plain", {}, data, start, end, path or "1", base)
+            yield self._text({}, "text/plain", {}, data, start, end, path or "1", base, charset)
             return
         digest = ctype == "multipart/digest"
         for i, (part_start, part_end) in enumerate(parts, 1):
@@ -476,7 +484,9 @@ class Walker:
             if digest:
                 # RFC 2046 section 5.1.5: in a digest the default type is message/rfc822.
                 found.setdefault(b"content-type", b"message/rfc822")
-            yield from self.entity(found, data, body, part_end, _child(path, i), base, depth + 1)
+            yield from self.entity(
+                found, data, body, part_end, _child(path, i), base, depth + 1, charset=charset
+            )
 
     def _text(
         self,
@@ -488,11 +498,12 @@ class Walker:
         end: int,
         path: str,
         base: str | None,
+        charset: str | None = None,
     ) -> TextPart:
         defects: list[str] = []
         enc = transfer_encoding(_value(found, b"content-transfer-encoding"), defects)
         raw = _undo_transfer(data[start:end], enc, defects)
-        text, charset_defect = decode_bytes(raw, params.get("charset"))
+        text, charset_defect = decode_bytes(raw, params.get("charset") or charset)
         if charset_defect:
             defects.append(charset_defect)
         if ctype == "text/plain" and params.get("format", "").lower() == "flowed":
