@@ -611,6 +611,46 @@ def test_hits_only_prefilter_passes_over_colons_before_what_no_uri_holds(
         assert scan([text + " x"]) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "passed_over"),
+    [
+        ("<http://[x]> ", True),
+        ("<HTTP://[?]> ", True),
+        ("<http://[\u00e9]> ", True),
+        ("<foo://[x]> ", True),
+        ("<URL: http://[y]> ", True),
+        ("<http://[::1]/> ", False),
+        ("<http://[A::1]/> ", False),
+        ("<http://[v1.x]/> ", False),
+        ("<http://[\n::1]/> ", False),  # white space in brackets is dropped (App. E)
+        ("<http://[ ::1]/> ", False),
+        ("<http://[\u3000::1]/> ", False),
+    ],
+)
+def test_hits_only_prefilter_passes_over_a_bracket_whose_host_starts_no_ip_literal(
+    text: str, passed_over: bool
+) -> None:
+    """A host that starts with "[" is an IP literal, which starts with a hex digit, ":"
+    or "v" (RFC 3986 3.2.2): after "//[" and anything else, white space aside, the
+    angle rule can only reject, without consuming it, and a scanner of hits only
+    passes over the "<" (and the colon) in C, in its dense loop and its leaps (but
+    where they cannot tell what a character not ASCII is); one that reports
+    rejections does not."""
+    cfg = rules_module.Config.build("default", 8192, ())
+    assert cfg.scheme_words.dense.search(text).start() == 0  # type: ignore[union-attr]
+    lowered = text.encode("ascii", "replace").lower()
+    assert cfg.scheme_words.angle.search(lowered).start() == 0  # type: ignore[union-attr]
+    for words in (cfg.nid_words, cfg.hit_words):
+        for prefilter in (words.dense, words.dense_near):
+            m = prefilter.search(text)
+            assert (m is None) is passed_over, prefilter
+        # (In the leaps' text "?" stands for any character not ASCII, white space too.)
+        leapt = passed_over and b"[?" not in lowered
+        assert (words.angle.search(lowered) is None) is leapt
+    everything = scan([text * 40], rejections=True)
+    assert scan([text * 40]) == [hit for hit in everything if isinstance(hit, Hit)]
+
+
 @pytest.mark.parametrize("max_len", [16, 100, 8192])
 @pytest.mark.parametrize("colon", ["tel:[x", "tel:]", "mailto:%zz", "mailto:%4z"])
 def test_hits_only_prefilter_gives_the_rules_a_colon_whose_run_may_be_too_long(
@@ -796,6 +836,12 @@ _BLOCK_PIECES = st.sampled_from(
         b"%4",
         b"%41",
         b"%zz",
+        # "//[" and what an IP literal starts with or not (RFC 3986 3.2.2).
+        b"//[",
+        b"[v",
+        b"[:",
+        b"[1",
+        b"[?",
     ]
 )
 
@@ -809,8 +855,9 @@ def _forward(
     NID's first two characters (seed 003 2.1); loose, not after a letter; strict,
     after a dot, or after neither a letter nor a letter and one of "0-9+-", and for
     names of *slashed* (a scanner of hits only, where runs are short) not before "[",
-    "]", or "%" and what is no hex digit (seed 002 3: the colon rule could only
-    reject; "%" and one hex digit left to the dense prefilter)."""
+    "]", "%" and what is no hex digit, or "//[" and what starts no IP literal (seed
+    002 3, RFC 3986 3.2.2: the colon rule could only reject; "%" and one hex digit left
+    to the dense prefilter)."""
 
     def tree(names: frozenset[str]) -> str:
         return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
@@ -822,7 +869,7 @@ def _forward(
     if nid:
         names += r"|urn:(?=[a-z0-9][a-z0-9\-])"
     tail = r"(?![\x00-\x20\x7f<>\"{}|\\^`])(?!//[\x00-\x20\x7f<>\"{}|\\^`])"
-    holds = r"(?![\[\]]|%[^0-9a-f])" if slashed else ""
+    holds = r"(?![\[\]]|%[^0-9a-f]|//\[[^0-9a-f:v])" if slashed else ""
     return (
         re.compile(rf"(?<![a-z])(?:{names}){tail}".encode()),
         re.compile(rf"(?:\.|(?<![a-z])(?<![a-z][0-9+\-]))(?:{names}){tail}{holds}".encode()),
@@ -911,6 +958,14 @@ _ANGLE_PIECES = st.sampled_from(
         "<td:l;\n> x\t\n> ",
         "<http://b.example/ c>",
         "<HTTP://C.example>",
+        # A host "[" before what starts no IP literal, or white space (dropped).
+        "<http://[x]> ",
+        "<HTTP://[?]>",
+        "<http://[::1]/>",
+        "<http://[\n::1]/>",
+        "<http://[ v1.x]/>",
+        "<foo://[x]>",
+        "<URL:http://[y]>",
         "<a href=x:y>",
         "if x<y: f() > 3",
         "ab:",
@@ -1008,6 +1063,7 @@ def test_leaps_that_keep_every_name_change_nothing(
 @example([("<sip:>", 1), ("<x:b c>", 1), ("<sip:x>", 2)], 2, 64, 3, 16, 2000, 8)  # registered
 @example([("<url:a><url:b><url:c>", 1), ("<URL: http://a.example/>", 1)], 2, 64, 3, 16, 2000, 8)
 @example([("<x+y:a b><x+y:c d><x+y:e f>", 1), ("<x+y:k>", 1)], 2, 64, 3, 16, 2000, 8)
+@example([("<foo://[x]>", 2)], 1, 8, 1, 1, 1, 0)  # (its host starts no IP literal)
 def test_masked_tags_change_no_angle_alarm(
     runs: list[tuple[str, int]],
     copies: int,
@@ -1032,10 +1088,10 @@ def test_masked_tags_change_no_angle_alarm(
         m.setattr(scanner_module, "_MASK_MISSES", misses)
         m.setattr(scanner_module, "_MASK_MAX", masks)
         m.setattr(scanner_module, "_MASK_SPREAD", spread)
-        for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
-            plain = pattern.search(data)
+        for words in (cfg.scheme_words, cfg.hit_words):
+            plain = words.angle.search(data)
             expected = plain.start() if plain is not None and plain.start() < end else end
-            assert scanner_module._angle_alarm(data, pattern, end) == expected
+            assert scanner_module._angle_alarm(data, words, end) == expected
 
 
 @settings(max_examples=1500, deadline=None)
@@ -1063,10 +1119,10 @@ def test_angle_alarm_without_a_closing_bracket(text: str, end: int) -> None:
     patterns."""
     data = text.encode("ascii", "replace").lower()
     cfg = Scanner()._cfg
-    for pattern in (cfg.scheme_words.angle, cfg.hit_words.angle):
-        plain = pattern.search(data)
+    for words in (cfg.scheme_words, cfg.hit_words):
+        plain = words.angle.search(data)
         expected = plain.start() if plain is not None and plain.start() < end else end
-        assert scanner_module._angle_alarm(data, pattern, end) == expected
+        assert scanner_module._angle_alarm(data, words, end) == expected
 
 
 @settings(max_examples=1500, deadline=None)

@@ -724,7 +724,14 @@ class _Triggers:
                 self.region_end = stop
                 cached = True
         if b"<" in block:
-            first = _angle_alarm(ahead, words.angle, first)
+            first = _angle_alarm(ahead, words, first)
+        if not (self.strict or cached) and first < size and block.rfind(b":", 0, first) < 0:
+            # The loose pattern found a name before the block's first colon: no leap at
+            # all. The strict one has its try now, not a window later, where the dense
+            # loop had searched the rest of its stretch already ("<http://[x]> "
+            # repeated: at the prefilter's 18 MB/s, where the strict leaps pass over it).
+            self.strict = True
+            return self._leap(pos)
         if cached or first >= _LEAP_SHORT or first == size:  # (a short block is no fault)
             self.leap_from = pos + first + 1
             # A block whose names were all kept served them all: the next may be larger.
@@ -811,9 +818,9 @@ _MASK_MAX = 16  # masks per search at most (each copies the text: bounded work)
 _MASK_SPREAD = 8
 
 
-def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
-    """Where the first "<" *pattern* matches in *text* starts, if before *end*; else
-    *end*. (*text* is lowered ASCII; *pattern* is :attr:`rules.SchemeWords.angle`.)
+def _angle_alarm(text: bytes, words: R.SchemeWords, end: int) -> int:
+    """Where the first "<" the angle pattern of *words* matches in *text* starts, if
+    before *end*; else *end*. (*text* is lowered ASCII.)
 
     Markup repeats its tags, and the pattern costs some 100 ns at every "<" of them
     (``<td:x>``, ``<w:r>``). Whether it matches at a "<" is decided by the bytes from
@@ -826,6 +833,7 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
     masked by that prefix (:func:`_mask_prefix`). A mask copies the text, so there are
     at most :data:`_MASK_MAX` of them per search: tags that each recur only a dozen
     times are not worth one apiece."""
+    pattern = words.angle
     start = 0 if b">" in text else _unclosed_from(text)
     misses = _MASK_MISSES if len(text) >= _MASK_FROM and b"<urn:" not in text else 0
     masks = _MASK_MAX
@@ -850,7 +858,7 @@ def _angle_alarm(text: bytes, pattern: re.Pattern[bytes], end: int) -> int:
             and _unregistered(pattern, prefix.group())
         ):
             masks -= 1
-            text, end = _mask_prefix(text, prefix.group(), k, end)
+            text, end = _mask_prefix(text, prefix.group(), k, end, words.prefix_alarm)
         elif copies >= _MASK_COPIES:
             masks -= 1
             masked = b"<" + b">" * (q - k - 1) + unit[-1:]
@@ -904,18 +912,22 @@ def _unregistered(pattern: re.Pattern[bytes], prefix: bytes) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _prefix_alarm(prefix: bytes) -> re.Pattern[bytes]:
-    """*prefix* ("<name:") where the angle pattern matches, for a name it does not know."""
-    return re.compile(re.escape(prefix) + R.PREFIX_ALARM)
+def _prefix_alarm(prefix: bytes, tail: re.Pattern[bytes]) -> re.Pattern[bytes]:
+    """*prefix* ("<name:") where the angle pattern matches, for a name it does not know:
+    *prefix*, then *tail* (:attr:`rules.SchemeWords.prefix_alarm`)."""
+    return re.compile(re.escape(prefix) + tail.pattern)
 
 
-def _mask_prefix(text: bytes, prefix: bytes, start: int, end: int) -> tuple[bytes, int]:
+def _mask_prefix(
+    text: bytes, prefix: bytes, start: int, end: int, tail: re.Pattern[bytes]
+) -> tuple[bytes, int]:
     """Mask every *prefix* ("<name:", a name the angle pattern does not know) in *text*
-    as "<>>>:", and *end* moved to the first of them after *start* that is an alarm:
-    its "<" is masked too, but no alarm after it is wanted. One C-level search for the
-    rare alarm and one replace, where the angle pattern would cost its ~100 ns at every
-    "<" (XML with a namespace prefix: "<dc:creator>", "<w:t>", each tag different)."""
-    alarm = _prefix_alarm(prefix).search(text, start)
+    as "<>>>:", and *end* moved to the first of them after *start* that is an alarm
+    (the prefix, then *tail*): its "<" is masked too, but no alarm after it is wanted.
+    One C-level search for the rare alarm and one replace, where the angle pattern
+    would cost its ~100 ns at every "<" (XML with a namespace prefix: "<dc:creator>",
+    "<w:t>", each tag different)."""
+    alarm = _prefix_alarm(prefix, tail).search(text, start)
     if alarm is not None and alarm.start() < end:
         end = alarm.start()
     return text.replace(prefix, b"<" + b">" * (len(prefix) - 2) + b":"), end

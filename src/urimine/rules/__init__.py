@@ -382,11 +382,11 @@ def _dense_source(
     # wherever one may stand (its shape, _LEGACY_AHEAD). The word repeats are
     # possessive: ":" is not in their class, so no shorter word could end at one, and a
     # run of 70 letters before a colon is given up at once, not 63 times.
-    guard, names, legacy, skip = _angle_parts(schemes, hits_only, lowered=False)
+    guard, names, legacy, skip, ip = _angle_parts(schemes, hits_only, lowered=False)
     after = _after_colon(max_len, near_stops) if hits_only else rf"(?=[^{_STOP}])"
     return (
         rf"<{guard}(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
-        rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip)})"
+        rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip, after=ip)})"
         rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}]){after}"
     )
@@ -440,16 +440,16 @@ def _after_colon(max_len: int, near_stops: bool = False) -> str:
 # match the same: "(?:X|)" not "(?:X)?", possessive repeats where what follows cannot
 # be what they give up (about 20% less per "<" of markup than the plain forms).
 # The second branch's two parts after the colon are named, for the scanner's masks of
-# tags by their prefix (PREFIX_ALARM): the rest of an XML name ("<o:p>", "<w:t/>"), and
-# what the colon of an unregistered scheme needs after it.
+# tags by their prefix (SchemeWords.prefix_alarm): the rest of an XML name ("<o:p>",
+# "<w:t/>"), and what the colon of an unregistered scheme needs after it.
 _XML_LOCAL = r"[{a}_][{a}0-9_.\-]*+/?\s*+>"
 _UNKNOWN_REST = r"(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z)"
 _ANGLE_TAIL = (
     r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+|)"
     r"(?=[{a}][{a}0-9+.\-]{{0,63}}+:[^<>]*+(?:>|\Z))"
-    r"(?:(?:{names}):(?:[^<>]++(?:>|\Z)|\Z)"
+    r"(?:(?:{names}):{after}(?:[^<>]++(?:>|\Z)|\Z)"
     r"|(?![{a}_][{a}0-9_.\-]*+:" + _XML_LOCAL + ")"
-    r"{skip}[{a}][{a}0-9+.\-]{{0,63}}+:" + _UNKNOWN_REST + ")"
+    r"{skip}[{a}][{a}0-9+.\-]{{0,63}}+:{after}" + _UNKNOWN_REST + ")"
 )
 ANGLE_HEAD_MAX = 1 + 64 + 4 + 64
 """How far before the scheme a "<" of the "<" branches (_ANGLE_TAIL) may stand: "<",
@@ -465,10 +465,6 @@ the white space after a "<" does not match there (see scanner._Triggers._past_st
 # "urn" out ({skip}). For str.format: {ws}, the white space of the text searched, and
 # {a}, its letters. What follows the colon:
 _NID_START = r"{ws}*+(?:\Z|[{a}0-9]{ws}*+(?:\Z|[{a}0-9\-]))"
-PREFIX_ALARM = ("(?!" + _XML_LOCAL + ")" + _UNKNOWN_REST).format(a="a-z").encode("ascii")
-"""After ``<name:`` (lowered ASCII), with a name that is neither registered nor has
-``+`` (never an XML name), what makes the leaps' angle pattern match at the ``<``: its
-second branch, the only one that can (see scanner._mask_prefix)."""
 
 
 def _nocase_tree(names: Iterable[str], mark: str = "") -> str:
@@ -488,28 +484,38 @@ def _lowered_tree(names: Iterable[str], mark: str = "") -> str:
     )
 
 
-def _angle_parts(names: Iterable[str], hits_only: bool, lowered: bool) -> tuple[str, str, str, str]:
+def _angle_parts(
+    names: Iterable[str], hits_only: bool, lowered: bool
+) -> tuple[str, str, str, str, str]:
     """What the "<" branches hold that differs by kind of scanner, for the text itself
     or ASCII-lowered text ("?" for anything else, white space too): a guard right after
     the "<", the names' tree, what a 1993 URN's encoding must be after "<URN:", what the
-    second branch leaves out ({skip} of _ANGLE_TAIL). For a scanner of hits only, "urn"
-    counts only where a URN may stand (_NID_START, _encoding); the guard fails at once
-    a "<urn:" that neither may start ("<URN:a:b:c:d>": its "<" then costs a third of
-    what the branches would, each failing in turn)."""
+    second branch leaves out ({skip} of _ANGLE_TAIL), what may not follow a name's
+    colon ({after}). For a scanner of hits only, "urn" counts only where a URN may
+    stand (_NID_START, _encoding); the guard fails at once a "<urn:" that neither may
+    start ("<URN:a:b:c:d>": its "<" then costs a third of what the branches would, each
+    failing in turn). And a name counts only where its colon is not followed by "//["
+    and what no IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6
+    address, "v" of IPvFuture) nor white space (which the angle rule drops): the host
+    is bad, whatever else the brackets hold, and the angle rule can only reject it
+    without consuming it ("<http://[x]>" repeated: 3.6 us a candidate). In lowered text
+    "?" may stand for white space."""
     tree = _lowered_tree if lowered else _nocase_tree
     if not hits_only:
-        return "", tree(names), "", ""
+        return "", tree(names), "", "", ""
     if lowered:
         nid, urn = _NID_START.format(ws=r"[\s\x1c-\x1f>?]", a="a-z"), "urn:"
     else:
         nid, urn = _NID_START.format(ws=r"[\s>]", a="A-Za-z"), "[Uu][Rr][Nn]:"
     encoding = _encoding(nocase=not lowered)
     marked = [name + "\0" if name == "urn" else name for name in names]
+    no_ip = r"[^0-9a-f:v\s\x1c-\x1f?]" if lowered else r"[^0-9A-Fa-f:vV\s]"
     return (
         f"(?!{urn}(?!{nid})(?!{encoding}))",
         tree(marked, f"(?=:{nid})"),
         f"(?={encoding})",
         f"(?!{urn})",
+        rf"(?!//\[{no_ip})",
     )
 
 
@@ -582,30 +588,35 @@ def _scheme_words(
     # the bench's rejected-uris a quarter: 71 to 52 MB/s).
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"
     strict = rf":{_HOLDS_AFTER_COLON}(?<!{ASCII_STOP}//:)" if slashed else before
-    guard, names, legacy, skip = _angle_parts(ascii_names, nid, lowered=True)
+    guard, names, legacy, skip, ip = _angle_parts(ascii_names, nid, lowered=True)
     return SchemeWords(
         {
             "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
             "back_loose": rf"{before}(?:{back})(?![a-z])",
             "back_strict": rf"{strict}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
             "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
-            rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip)})",
+            rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip, after=ip)})",
+            "prefix_alarm": "(?!" + _XML_LOCAL.format(a="a-z") + ")" + ip + _UNKNOWN_REST,
             "dense": _dense_source(one_letter, schemes, nid, max_len),
             "dense_near": _dense_source(one_letter, schemes, nid, max_len, near_stops=nid),
         }
     )
 
 
-_HOLDS_AFTER_COLON = rf"(?<!{ASCII_STOP[:-1]}\[\]]:)(?<![^0-9a-f]%:)"
+_HOLDS_AFTER_COLON = rf"(?<!{ASCII_STOP[:-1]}\[\]]:)(?<![^0-9a-f]%:)(?<![^0-9a-f:v]\[//:)"
 """For the leaps' reversed text (see _scheme_words), where every run ends within the
 length bound (scanner._Triggers._short_runs): a colon before what a URI may hold there,
 much as _after_colon has it: not a stop character, "[" or "]", nor "%" before what is
-no hex digit (the colon rule could only reject). Not "%" before one hex digit and what
-is none ("%4z"): a third test at every colon cost colon-dense text 7%, and the leap
-stopping there costs only that text. Near the end of the block (reversed, its start)
-the look-behinds have no room and hold. Without them, a leap over ``mailto:%zz``
-repeated kept every name of its block for the dense loop, whose prefilter then passed
-over each: a leap every window (9 MB/s in lines of 7 KB)."""
+no hex digit, nor "//[" before what starts no IP literal (RFC 3986 3.2.2; the colon
+rule could only reject). Without the last, the leaps stopped at each colon of
+"<http://[x]> " or of "http://[-" at every line end, which the dense prefilter passes
+over (18 MB/s, now 80 and 160); the test costs text dense with colons some 5%. Not "%"
+before one hex digit and what is none ("%4z"): another test at every colon cost
+colon-dense text 7%, and the leap stopping there costs only that text. Near the end of
+the block (reversed, its start) the look-behinds have no room and hold. Without them,
+a leap over ``mailto:%zz`` repeated kept every name of its block for the dense loop,
+whose prefilter then passed over each: a leap every window (9 MB/s in lines of
+7 KB)."""
 
 _NID_BEFORE = r"(?<=[a-z0-9\-][a-z0-9]:nru)"
 """The mark after "nru" in the leaps' reversed tree: an NID's first two characters
@@ -618,7 +629,16 @@ class SchemeWords:
     that never needs one never pays for it (some 70 ms for a scanner's sets, at every
     start of every process)."""
 
-    __slots__ = ("_sources", "angle", "back_loose", "back_strict", "dense", "dense_near", "quick")
+    __slots__ = (
+        "_sources",
+        "angle",
+        "back_loose",
+        "back_strict",
+        "dense",
+        "dense_near",
+        "prefix_alarm",
+        "quick",
+    )
 
     quick: re.Pattern[bytes]
     """A superset of the next two (all three for the reversed text)."""
@@ -628,6 +648,10 @@ class SchemeWords:
     """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
     """A ``<`` that may open a candidate."""
+    prefix_alarm: re.Pattern[bytes]
+    """After ``<name:``, with a name that is neither registered nor has ``+`` (never an
+    XML name), what makes :attr:`angle` match at the ``<``: its second branch, the only
+    one that can (the tail of the alarms of scanner._mask_prefix)."""
     dense: re.Pattern[str]
     """The dense loop's prefilter, on the text itself: every ``<`` and ``:`` the rules
     could take (a superset), and few that they cannot."""
