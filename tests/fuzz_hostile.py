@@ -44,6 +44,7 @@ PIECES = [
     *("\\", "<URN:a:b:", "<url:", '"http://', "'http://", "URL: ", "(http://", "(((("),
     *("))))", ".....", "http:x", "\u00a0", "x:x ", "http://a.example/x", "tel:+1-555"),
     *("https://B.Example/p?q=1#f", "(http://a/b_(c))", "http://a/./b/../c", "http://a:80/"),
+    *("\u200c", "\u200d", "\u200b", "\u060c", "\u0964", "\u0f0d", "\u3000", "//[x"),
 ]
 
 

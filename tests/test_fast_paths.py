@@ -625,17 +625,28 @@ def test_hits_only_prefilter_passes_over_colons_before_what_no_uri_holds(
         ("<http://[\n::1]/> ", False),  # white space in brackets is dropped (App. E)
         ("<http://[ ::1]/> ", False),
         ("<http://[\u3000::1]/> ", False),
+        # Right after the colon: "[", "]", "%" without two hex digits (3.3, 2.1).
+        ("<tel:[x]> ", True),
+        ("<tel:]> ", True),
+        ("<mailto:%zz> ", True),
+        ("<mailto:%4z> ", True),
+        ("<mailto:%> ", True),
+        ("<mailto:%41> ", False),
+        ("<mailto:%4\n1> ", False),
+        ("<mailto:% 41> ", False),
+        ("<tel:\n[x]> ", False),
     ],
 )
-def test_hits_only_prefilter_passes_over_a_bracket_whose_host_starts_no_ip_literal(
+def test_hits_only_prefilter_passes_over_a_bracket_with_no_uri_after_its_colon(
     text: str, passed_over: bool
 ) -> None:
     """A host that starts with "[" is an IP literal, which starts with a hex digit, ":"
-    or "v" (RFC 3986 3.2.2): after "//[" and anything else, white space aside, the
-    angle rule can only reject, without consuming it, and a scanner of hits only
-    passes over the "<" (and the colon) in C, in its dense loop and its leaps (but
-    where they cannot tell what a character not ASCII is); one that reports
-    rejections does not."""
+    or "v" (RFC 3986 3.2.2), a path holds no "[" nor "]" (3.3), "%" comes before two
+    hex digits (2.1): after the colon, then "//[" and anything else, or such a "[",
+    "]" or "%", white space aside, the angle rule can only reject, without consuming
+    it, and a scanner of hits only passes over the "<" (and the colon) in C, in its
+    dense loop and its leaps (but where they cannot tell what a character not ASCII
+    is); one that reports rejections does not."""
     cfg = rules_module.Config.build("default", 8192, ())
     assert cfg.scheme_words.dense.search(text).start() == 0  # type: ignore[union-attr]
     lowered = text.encode("ascii", "replace").lower()
@@ -966,6 +977,13 @@ _ANGLE_PIECES = st.sampled_from(
         "<http://[ v1.x]/>",
         "<foo://[x]>",
         "<URL:http://[y]>",
+        "<tel:%zz>",
+        "<tel:%4\n1>",
+        # "URL:" and white space the head does not read: a no-break space, 70 spaces.
+        "<URL:\u00a0p:/x>",
+        "<URL:" + " " * 70 + "p:/x>",
+        "<x:[y]>",
+        "<tel:]>",
         "<a href=x:y>",
         "if x<y: f() > 3",
         "ab:",
@@ -986,6 +1004,7 @@ _ANGLE_PIECES = st.sampled_from(
 )
 @example([("<xs:element>", 9), ("<URL: http://a.example/>", 7)], 8192)  # a "<" cut short
 @example([("ab:", 40), ("urn://<", 3)], 8192)  # a rejection the prefilter passed over
+@example([("p:", 40), ("<URL:\u00a0p:/x>", 1)], 300)  # (tests/fuzz_hostile.py, seed 700308)
 # A colon before what no URI holds, its run too long: the rule ends the scan at a space.
 @example([("a:a ", 40), ("mailto:%zz", 1), ("a/", 4100), ("http://b.example/ ", 1)], 8192)
 @pytest.mark.parametrize("rejections", [True, False])

@@ -494,12 +494,13 @@ def _angle_parts(
     colon ({after}). For a scanner of hits only, "urn" counts only where a URN may
     stand (_NID_START, _encoding); the guard fails at once a "<urn:" that neither may
     start ("<URN:a:b:c:d>": its "<" then costs a third of what the branches would, each
-    failing in turn). And a name counts only where its colon is not followed by "//["
-    and what no IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6
-    address, "v" of IPvFuture) nor white space (which the angle rule drops): the host
-    is bad, whatever else the brackets hold, and the angle rule can only reject it
-    without consuming it ("<http://[x]>" repeated: 3.6 us a candidate). In lowered text
-    "?" may stand for white space."""
+    failing in turn). And a name counts only where its colon is not followed by what
+    no URI holds there, white space aside (which the angle rule drops): "//[" and what
+    no IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6 address,
+    "v" of IPvFuture), "[" or "]" (a path holds neither, 3.3), or "%" without two hex
+    digits (2.1). The URI is bad, whatever else the brackets hold, and the angle rule
+    can only reject it without consuming it ("<http://[x]>" repeated: 3.6 us a
+    candidate). In lowered text "?" may stand for white space."""
     tree = _lowered_tree if lowered else _nocase_tree
     if not hits_only:
         return "", tree(names), "", "", ""
@@ -509,13 +510,17 @@ def _angle_parts(
         nid, urn = _NID_START.format(ws=r"[\s>]", a="A-Za-z"), "[Uu][Rr][Nn]:"
     encoding = _encoding(nocase=not lowered)
     marked = [name + "\0" if name == "urn" else name for name in names]
-    no_ip = r"[^0-9a-f:v\s\x1c-\x1f?]" if lowered else r"[^0-9A-Fa-f:vV\s]"
+    if lowered:  # (white space: what the angle rule drops; "?" may stand for it)
+        hex_digit, ws, no_ip = "[0-9a-f]", r"\s\x1c-\x1f?", r"[^0-9a-f:v\s\x1c-\x1f?]"
+    else:
+        hex_digit, ws, no_ip = "[0-9A-Fa-f]", r"\s", r"[^0-9A-Fa-f:vV\s]"
+    bad_escape = rf"%{hex_digit}?[^{hex_digit[1:-1]}{ws}]"
     return (
         f"(?!{urn}(?!{nid})(?!{encoding}))",
         tree(marked, f"(?=:{nid})"),
         f"(?={encoding})",
         f"(?!{urn})",
-        rf"(?!//\[{no_ip})",
+        rf"(?!//\[{no_ip}|[\[\]]|{bad_escape})",
     )
 
 

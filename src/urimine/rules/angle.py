@@ -13,6 +13,7 @@ from urimine.rules import (
     _LEGACY_SPAN,
     _LT_HEAD,
     _LT_HEAD_PARTIAL,
+    _LT_URL,
     _LT_URL_HEAD_PARTIAL,
     _SCHEME_HEAD,
     _URL_PREFIX,
@@ -236,10 +237,22 @@ def _angle_candidate(
     return Candidate(start, end, context, uri, kind, scheme, alternative)
 
 
+# "URL:" and the white space after it where a scheme follows, as the head reads them
+# (_LT_HEAD: at most 64 of " \t\r\n"), and so the dense prefilter too.
+_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
+
+
 def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
-    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace
-    (the scheme after ``URL:`` as :func:`_after_url_prefix` finds it)."""
-    inner = _after_url_prefix(content.strip())
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace:
+    the scheme after ``URL:`` where the white space between is what the head reads
+    (:data:`_URL_THEN_SCHEME`), else "URL". After other white space (a no-break space,
+    more than 64), "<URL:\xa0p:/>" was a URI of the scheme "p" in text the sparse
+    finders went through, and nothing where the dense prefilter, which reads the head
+    so, passed over its "<"."""
+    inner = content.strip()
+    prefix = _URL_THEN_SCHEME.match(inner)
+    if prefix is not None:
+        inner = inner[prefix.end() :]
     head = _SCHEME_HEAD.match(inner)
     return (
         head is not None
