@@ -247,6 +247,35 @@ class Kept(NamedTuple):
         return self.end if self.buf is buf and self.lo <= pos < self.hi else -1
 
 
+class TextMemory:
+    """What the rules keep of the text a scan reads, for the candidates after in the
+    same stretch: each holds the text it was read from, and is used only for that text
+    (a shared, cached :class:`Config` holds one; the scanner forgets it when a scan
+    returns)."""
+
+    __slots__ = ("brackets", "chain", "run", "urn")
+
+    chain: Chain | Matched | None
+    """The hyphen chain the colon rule matched last (see :mod:`rules.chains`)."""
+    run: Kept | None
+    """The last long run of URI characters the colon rule matched (see
+    :func:`rules.bare._run_end`)."""
+    urn: Kept | None
+    """The last long URN in text the URN rule matched, for the URNs whose NSS starts
+    within its NSS's pchars (see :func:`rules.bare._urn_end`)."""
+    brackets: dict[str, Levels]
+    """The levels of the brackets in the last run whose candidates counted many, by
+    opener (see :mod:`rules.brackets`)."""
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """Keep nothing."""
+        self.chain = self.run = self.urn = None
+        self.brackets = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """A compiled rule set: which rules are on, the scheme list and the length bound."""
@@ -280,27 +309,9 @@ class Config:
     """The colon rule's decisions on a run of URI characters, by the run and the
     character before it that a rule reads (see :func:`rules.bare._remembered`),
     bounded by :data:`SEEN_MAX`."""
-    chain: list[Chain | Matched | None] = field(
-        default_factory=lambda: [None], repr=False, compare=False, hash=False
-    )
-    """The hyphen chain the colon rule matched last (see :mod:`rules.chains`), for the
-    candidates after it in the same chain; it holds its text, so the scanner drops it
-    when a scan returns (:meth:`forget_text`)."""
-    run_seen: list[Kept | None] = field(
-        default_factory=lambda: [None], repr=False, compare=False, hash=False
-    )
-    """The last long run of URI characters the colon rule matched, for the candidates
-    after it in the same run (see :func:`rules.bare._run_end`); dropped with the
-    chain."""
-    urn_seen: list[Kept | None] = field(
-        default_factory=lambda: [None], repr=False, compare=False, hash=False
-    )
-    """The last long URN in text the URN rule matched, for the URNs whose NSS starts
-    within its NSS's pchars (see :func:`rules.bare._urn_end`); dropped with the
-    chain."""
-    brackets: dict[str, Levels] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    """The levels of the brackets in the last run whose candidates counted many, by
-    opener (see :mod:`rules.brackets`); dropped with the chain."""
+    text: TextMemory = field(default_factory=lambda: TextMemory(), repr=False, compare=False)
+    """What the rules keep of the text a scan reads, for the candidates after (see
+    :class:`TextMemory`); the scanner drops it when a scan returns (:meth:`forget_text`)."""
     recent: list[tuple[str, str]] = field(
         default_factory=lambda: [("-" * (_SCHEME_MAX + 1), "")],
         repr=False,
@@ -313,12 +324,9 @@ class Config:
     longer than any scheme, so it never holds."""
 
     def forget_text(self) -> None:
-        """Drop what the rules remember of a text (:attr:`chain`, :attr:`run_seen`,
-        :attr:`urn_seen`, :attr:`brackets`): called when a scan returns, so that no
-        text outlives its scan in this shared, cached object."""
-        self.chain[0] = None
-        self.run_seen[0] = self.urn_seen[0] = None
-        self.brackets.clear()
+        """Drop what the rules remember of a text (:attr:`text`): called when a scan
+        returns, so that no text outlives its scan in this shared, cached object."""
+        self.text.forget()
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:

@@ -338,16 +338,16 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
     """End of the run of URI characters from ``pos``; -1 if the buffer may cut it short.
 
     A run that ended short of the length bound ends there for every position in it: a
-    long one is kept (``cfg.run_seen``), so that the candidates after the first in a
+    long one is kept (``cfg.text.run``), so that the candidates after the first in a
     run of many (``tel:1[a]`` repeated in lines of 7 KB) do not each match it to its
     end again, which cost each some 10 us (0.4 MB/s)."""
-    known = cfg.run_seen[0]
+    known = cfg.text.run
     end = -1 if known is None else known.end_for(buf, pos)
     if end < 0:
         m = cfg.run.match(buf, pos)
         end = m.end() if m else pos
         if _RUN_KEPT <= end - pos < cfg.max_len:
-            cfg.run_seen[0] = Kept(buf, pos, end + 1, end)
+            cfg.text.run = Kept(buf, pos, end + 1, end)
     if not final and end == len(buf) and end - pos < cfg.max_len:
         return -1
     return end
@@ -481,7 +481,7 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
 
     The NSS is matched up to three characters past the bound, so that an escape
     ("%41") the bound would cut does not end it there: "urn:ab:urn:cd:x%41" at a bound
-    of 16 is too long, not "urn:ab:urn:cd:x". A long one is kept (``cfg.urn_seen``): a
+    of 16 is too long, not "urn:ab:urn:cd:x". A long one is kept (``cfg.text.urn``): a
     URN whose NSS starts within the pchars of its NSS ends where it does, and the
     candidates after the first in the NSS of a long rejected one (``_urn:urn:-``
     repeated in lines of 7 KB: the NID "urn" is reserved) each matched it to its end
@@ -490,7 +490,7 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
     if head is None:
         return -1
     nss = head.end()
-    known = cfg.urn_seen[0]
+    known = cfg.text.urn
     end = -1 if known is None else known.end_for(buf, nss)
     if end >= 0:
         return end
@@ -502,7 +502,7 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
     # Kept only where no character the match could take lies past the limit: a later
     # URN in its NSS, matched up to its own (later) limit, ends there too.
     if end - nss >= _RUN_KEPT and end + 3 <= limit:
-        cfg.urn_seen[0] = Kept(buf, nss, m.end(1), end)
+        cfg.text.urn = Kept(buf, nss, m.end(1), end)
     return end
 
 

@@ -62,10 +62,10 @@ def cut_unbalanced(cfg: Config, uri: str, opener: str, closer: str) -> str:
 
 
 def _levels_of(cfg: Config, uri: str, opener: str) -> Levels:
-    """The levels of a text that ends in *uri*: the run's, kept in ``cfg.brackets`` by
+    """The levels of a text that ends in *uri*: the run's, kept in ``cfg.text.brackets`` by
     opener, when *uri* is a tail of it; else *uri*'s own, kept for the candidates after
     it."""
-    known = cfg.brackets.get(opener)
+    known = cfg.text.brackets.get(opener)
     if known is not None and known.text.endswith(uri):
         return known
     positions: list[int] = []
@@ -81,7 +81,7 @@ def _levels_of(cfg: Config, uri: str, opener: str) -> Levels:
             drops.setdefault(level, []).append(at)
         positions.append(at)
         levels.append(level)
-    known = cfg.brackets[opener] = Levels(uri, positions, levels, drops)
+    known = cfg.text.brackets[opener] = Levels(uri, positions, levels, drops)
     return known
 
 

@@ -98,7 +98,7 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
     run ends, and an end position only cuts it short: a break whose gap and the
     character its look-ahead reads do not fit before *stop* is not taken, and a run is
     cut at *stop*."""
-    chain = cfg.chain[0]
+    chain = cfg.text.chain
     k = _index(chain, buf, e, stop, depth)
     if k < 0:
         # Not known. A candidate whose first run ends inside the chain matched last
@@ -107,9 +107,9 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
         # where it went: a chain read once, the common case, costs what it did).
         if chain is None or chain.buf is not buf or not chain.start < e < chain.end:
             end: int = _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
-            cfg.chain[0] = Matched(buf, e, end)
+            cfg.text.chain = Matched(buf, e, end)
             return end
-        chain = cfg.chain[0] = _with_breaks(buf, e, min(e + 2 * cfg.max_len, len(buf)), depth)
+        chain = cfg.text.chain = _with_breaks(buf, e, min(e + 2 * cfg.max_len, len(buf)), depth)
         k = 0
     assert isinstance(chain, Chain)
     last = bisect_left(chain.gap_ends, stop, k) - 1  # the last break whose gap ends before stop
@@ -123,7 +123,7 @@ def joined(cfg: Config, buf: str, s: int, e: int, end: int, depth: int) -> str:
     """``join_breaks(buf[s:end], depth, False)`` for a chain from *e* (the end of the run
     that starts at *s*) to *end* (a run end in it), read from the chain
     :func:`chain_end` last matched when it holds it."""
-    chain = cfg.chain[0]
+    chain = cfg.text.chain
     k = _index(chain, buf, e, end, depth)
     if isinstance(chain, Chain) and 0 <= k < len(chain.gap_starts):
         ends = chain.gap_ends
