@@ -168,7 +168,6 @@ _LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
 # The head with its "URL:" prefix only: where the text ends after "<URL:" and white
 # space (or part of a word), _LT_HEAD reads "URL" as the scheme, yet a scheme may come.
 _LT_URL_HEAD_PARTIAL = regex.compile(rf"<[ \t\r\n]{{0,64}}{_LT_URL}{_LT_SCHEME}")
-_URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
 _SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _WS = re.compile(r"\s+")

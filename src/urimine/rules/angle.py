@@ -16,7 +16,6 @@ from urimine.rules import (
     _LT_URL,
     _LT_URL_HEAD_PARTIAL,
     _SCHEME_HEAD,
-    _URL_PREFIX,
     _WS,
     _XML_NAME,
     LEGACY_SHAPE,
@@ -237,22 +236,10 @@ def _angle_candidate(
     return Candidate(start, end, context, uri, kind, scheme, alternative)
 
 
-# "URL:" and the white space after it where a scheme follows, as the head reads them
-# (_LT_HEAD: at most 64 of " \t\r\n"), and so the dense prefilter too.
-_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
-
-
 def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
-    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace:
-    the scheme after ``URL:`` where the white space between is what the head reads
-    (:data:`_URL_THEN_SCHEME`), else "URL". After other white space (a no-break space,
-    more than 64), "<URL:\xa0p:/>" was a URI of the scheme "p" in text the sparse
-    finders went through, and nothing where the dense prefilter, which reads the head
-    so, passed over its "<"."""
-    inner = content.strip()
-    prefix = _URL_THEN_SCHEME.match(inner)
-    if prefix is not None:
-        inner = inner[prefix.end() :]
+    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace
+    (the scheme after ``URL:`` as :func:`_after_url_prefix` reads it, else "URL")."""
+    inner = _after_url_prefix(content.strip())
     head = _SCHEME_HEAD.match(inner)
     return (
         head is not None
@@ -261,13 +248,17 @@ def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
     )
 
 
+# "URL:" and the white space after it where a scheme follows, as the head reads them
+# (_LT_HEAD: at most 64 of " \t\r\n"), and so the dense prefilter too.
+_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
+
+
 def _after_url_prefix(text: str) -> str:
     """*text* after a leading ``URL:`` and the white space after it, when a scheme
     follows; else *text* itself (the same object): without one ("<URL: /x>"), "URL" is
-    the scheme."""
-    prefix = _URL_PREFIX.match(text)
-    if prefix is not None:
-        rest = text[prefix.end() :].lstrip()
-        if _SCHEME_HEAD.match(rest):
-            return rest
-    return text
+    the scheme. The white space is what the head reads (:data:`_URL_THEN_SCHEME`): after
+    other white space (a no-break space, more than 64), "<URL:\xa0p:/>" was a URI of the
+    scheme "p" in text the sparse finders went through, and nothing where the dense
+    prefilter, which reads the head so, passed over its "<"."""
+    prefix = _URL_THEN_SCHEME.match(text)
+    return text if prefix is None else text[prefix.end() :]
