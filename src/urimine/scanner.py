@@ -912,14 +912,14 @@ def _unregistered(pattern: re.Pattern[bytes], prefix: bytes) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _prefix_alarm(prefix: bytes, tail: re.Pattern[bytes]) -> re.Pattern[bytes]:
+def _prefix_alarm(prefix: bytes, tail: bytes) -> re.Pattern[bytes]:
     """*prefix* ("<name:") where the angle pattern matches, for a name it does not know:
     *prefix*, then *tail* (:attr:`rules.SchemeWords.prefix_alarm`)."""
-    return re.compile(re.escape(prefix) + tail.pattern)
+    return re.compile(re.escape(prefix) + tail)
 
 
 def _mask_prefix(
-    text: bytes, prefix: bytes, start: int, end: int, tail: re.Pattern[bytes]
+    text: bytes, prefix: bytes, start: int, end: int, tail: bytes
 ) -> tuple[bytes, int]:
     """Mask every *prefix* ("<name:", a name the angle pattern does not know) in *text*
     as "<>>>:", and *end* moved to the first of them after *start* that is an alarm

@@ -601,18 +601,18 @@ def _scheme_words(
     before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"
     strict = rf":{_HOLDS_AFTER_COLON}(?<!{ASCII_STOP}//:)" if slashed else before
     guard, names, legacy, skip, ip = _angle_parts(ascii_names, nid, lowered=True)
-    return SchemeWords(
-        {
-            "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
-            "back_loose": rf"{before}(?:{back})(?![a-z])",
-            "back_strict": rf"{strict}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
-            "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
-            rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip, after=ip)})",
-            "prefix_alarm": "(?!" + _XML_LOCAL.format(a="a-z") + ")" + ip + _UNKNOWN_REST,
-            "dense": _dense_source(one_letter, schemes, nid, max_len),
-            "dense_near": _dense_source(one_letter, schemes, nid, max_len, near_stops=nid),
-        }
-    )
+    sources = {
+        "quick": rf":(?=[a-z0-9+.\-]{{{shortest}}})(?:{back})(?![a-z])",
+        "back_loose": rf"{before}(?:{back})(?![a-z])",
+        "back_strict": rf"{strict}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
+        "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
+        rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip, after=ip)})",
+        "dense": _dense_source(one_letter, schemes, nid, max_len),
+    }
+    if nid:  # (only a scanner of hits only asks where the stops are)
+        sources["dense_near"] = _dense_source(one_letter, schemes, nid, max_len, near_stops=True)
+    prefix_alarm = "(?!" + _XML_LOCAL.format(a="a-z") + ")" + ip + _UNKNOWN_REST
+    return SchemeWords(sources, prefix_alarm.encode("ascii"))
 
 
 _HOLDS_AFTER_COLON = rf"(?<!{ASCII_STOP[:-1]}\[\]]:)(?<![^0-9a-f]%:)(?<![^0-9a-f:v]\[//:)"
@@ -660,19 +660,20 @@ class SchemeWords:
     """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
     """A ``<`` that may open a candidate."""
-    prefix_alarm: re.Pattern[bytes]
+    prefix_alarm: bytes
     """After ``<name:``, with a name that is neither registered nor has ``+`` (never an
     XML name), what makes :attr:`angle` match at the ``<``: its second branch, the only
-    one that can (the tail of the alarms of scanner._mask_prefix)."""
+    one that can (the source of the tail of scanner._mask_prefix's alarms)."""
     dense: re.Pattern[str]
     """The dense loop's prefilter, on the text itself: every ``<`` and ``:`` the rules
     could take (a superset), and few that they cannot."""
     dense_near: re.Pattern[str]
     """The same for text known to hold a stop character within the length bound after
-    every colon (for a scanner of hits only, see :func:`_after_colon`)."""
+    every colon (a scanner of hits only's, see :func:`_after_colon`)."""
 
-    def __init__(self, sources: dict[str, str]) -> None:
+    def __init__(self, sources: dict[str, str], prefix_alarm: bytes) -> None:
         self._sources = sources
+        self.prefix_alarm = prefix_alarm
 
     def __getattr__(self, name: str) -> re.Pattern[Any]:
         """A pattern not compiled yet: compiled and kept in its slot, read directly from
@@ -689,9 +690,9 @@ class SchemeWords:
                 setattr(self, key, re.compile(source if dense else source.encode("ascii")))
         return getattr(self, name)  # type: ignore[no-any-return]
 
-    def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str]]]:
+    def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str], bytes]]:
         """Pickled as its sources (the copy compiles them at its first use)."""
-        return SchemeWords, (self._sources,)
+        return SchemeWords, (self._sources, self.prefix_alarm)
 
 
 # A run of scheme characters too long for the strict pattern of _scheme_words, found
