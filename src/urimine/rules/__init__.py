@@ -408,6 +408,13 @@ def run_room(max_len: int) -> int:
     return max_len - _SCHEME_MAX - 2
 
 
+_IP_START_LOWERED = "0-9a-f:v"
+_IP_START = _IP_START_LOWERED + "A-FV"
+"""What an IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6
+address, "v" of IPvFuture), as the body of a character class; for lowered ASCII text,
+:data:`_IP_START_LOWERED`. A host that starts with "[" and anything else is bad."""
+
+
 def _after_colon(max_len: int, near_stops: bool = False) -> str:
     """After a scheme's colon, for a scanner of hits only: a character a URI may hold
     there (seed 002 3: "/", "?", "#" or the first of a path: a pchar, any non-ASCII
@@ -427,7 +434,7 @@ def _after_colon(max_len: int, near_stops: bool = False) -> str:
     bound after every colon (see scanner._Triggers._near_stops), that question is not
     asked: asked at every colon of a run, it read the run to its end or to the end of
     the text searched each time (``tel:[`` repeated in lines of 7 KB: 0.5 MB/s)."""
-    may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)(?!//\[[^0-9A-Fa-f:vV])"
+    may_hold = rf"(?=[^{_STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)(?!//\[[^{_IP_START}])"
     reach = run_room(max_len)
     if reach < 0:
         return rf"(?=[^{_STOP}])"
@@ -518,16 +525,16 @@ def _angle_parts(
     encoding = _encoding(nocase=not lowered)
     marked = [name + "\0" if name == "urn" else name for name in names]
     if lowered:  # (white space: what the angle rule drops; "?" may stand for it)
-        hex_digit, ws, no_ip = "[0-9a-f]", r"\s\x1c-\x1f?", r"[^0-9a-f:v\s\x1c-\x1f?]"
+        hex_digit, ip_start, ws = "0-9a-f", _IP_START_LOWERED, r"\s\x1c-\x1f?"
     else:
-        hex_digit, ws, no_ip = "[0-9A-Fa-f]", r"\s", r"[^0-9A-Fa-f:vV\s]"
-    bad_escape = rf"%{hex_digit}?[^{hex_digit[1:-1]}{ws}]"
+        hex_digit, ip_start, ws = "0-9A-Fa-f", _IP_START, r"\s"
+    bad_escape = rf"%[{hex_digit}]?[^{hex_digit}{ws}]"
     return (
         f"(?!{urn}(?!{nid})(?!{encoding}))",
         tree(marked, f"(?=:{nid})"),
         f"(?={encoding})",
         f"(?!{urn})",
-        rf"(?!//\[{no_ip}|[\[\]]|{bad_escape})",
+        rf"(?!//\[[^{ip_start}{ws}]|[\[\]]|{bad_escape})",
     )
 
 
@@ -615,7 +622,9 @@ def _scheme_words(
     return SchemeWords(sources, prefix_alarm.encode("ascii"))
 
 
-_HOLDS_AFTER_COLON = rf"(?<!{ASCII_STOP[:-1]}\[\]]:)(?<![^0-9a-f]%:)(?<![^0-9a-f:v]\[//:)"
+_HOLDS_AFTER_COLON = (
+    rf"(?<!{ASCII_STOP[:-1]}\[\]]:)(?<![^0-9a-f]%:)(?<![^{_IP_START_LOWERED}]\[//:)"
+)
 """For the leaps' reversed text (see _scheme_words), where every run ends within the
 length bound (scanner._Triggers._short_runs): a colon before what a URI may hold there,
 much as _after_colon has it: not a stop character, "[" or "]", nor "%" before what is
