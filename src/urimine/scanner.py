@@ -488,9 +488,10 @@ class _Triggers:
             start = pos
             if probe + R.DENSE_LOOKAHEAD < self.dense_until:
                 end = probe + R.DENSE_LOOKAHEAD
-                if end > stops:
-                    stops = self._near_stops(pos, end)
-                m = near(buf, pos, end) if end <= stops else self._past_stops(pos, end, stops)
+                if end <= stops:
+                    m = near(buf, pos, end)
+                else:
+                    m, stops = self._past_stops(pos, end)
                 if m is None or m.start() >= probe:
                     if buf.count(":", pos, probe) + buf.count("<", pos, probe) < _DENSE_FEW:
                         # Nothing for a while, and few plain triggers either (mail
@@ -517,9 +518,10 @@ class _Triggers:
                 # may have moved it on (with the end before it, a match just before
                 # the new end, whose look-ahead the window cut, was passed over).
                 end = self.dense_until + R.DENSE_LOOKAHEAD
-                if end > stops:
-                    stops = self._near_stops(start, end)
-                m = near(buf, start, end) if end <= stops else self._past_stops(start, end, stops)
+                if end <= stops:
+                    m = near(buf, start, end)
+                else:
+                    m, stops = self._past_stops(start, end)
             if m is None or m.start() >= self.dense_until:
                 pos = self.dense_until
                 self.dense_until = -1
@@ -578,29 +580,33 @@ class _Triggers:
         self.stops_ok = ok
         return ok
 
-    def _past_stops(self, pos: int, end: int, stops: int) -> re.Match[str] | None:
-        """The dense prefilter's first match in ``buf[pos:end]`` where only the positions
-        before *stops* (a stop character, or *pos*) are known to have a stop character
-        within reach after them (:meth:`_near_stops`): up to *stops*, the prefilter that
-        does not ask how far a colon's run goes; then the one that asks. No match
-        straddles a stop character but one of a "<": after the scheme's colon, the end
-        of the text searched satisfies its look-ahead, and the first search finds it
-        too (a superset); in the white space between the "<" and the scheme, it does
-        not, and the second search starts at the last "<" whose head may reach *stops*
-        (:data:`rules.ANGLE_HEAD_MAX`). Started at *stops*, it passed over
+    def _past_stops(self, pos: int, end: int) -> tuple[re.Match[str] | None, int]:
+        """The dense prefilter's first match in ``buf[pos:end]`` for a scanner of hits
+        only, and how far the stops are known (:meth:`_near_stops`, asked here). Up to
+        there, where every position has a stop character within reach after it, the
+        prefilter that does not ask how far a colon's run goes; then the one that asks.
+        No match straddles the stops' end but one of a "<": after the scheme's colon,
+        the end of the text searched satisfies its look-ahead, and the first search
+        finds it too (a superset); in the white space between the "<" and the scheme, it
+        does not, and the second search starts at the last "<" whose head may reach the
+        stops' end (:data:`rules.ANGLE_HEAD_MAX`). Started there, it passed over
         ``< http://a/>`` before 8 KB without a space, a hit. The one that asks reads, at
         each colon before what a URI cannot hold, the colon's run to its end or to the
         end searched; it is left the runs that may be too long and the end of an
         unfinished text (given a search over several lines of 7 KB of "tel:[", it cost
         each such colon the rest of its line: 1 MB/s)."""
-        buf = self.buf
+        buf, words = self.buf, self.words
+        stops = self._near_stops(pos, end)
+        if end <= stops:
+            return words.dense_near.search(buf, pos, end), stops
+        start = pos
         if stops > pos:
-            m = self.words.dense_near.search(buf, pos, stops)
+            m = words.dense_near.search(buf, pos, stops)
             if m is not None:
-                return m
+                return m, stops
             lt = buf.rfind("<", max(pos, stops - R.ANGLE_HEAD_MAX), stops)
-            pos = lt if lt >= 0 else stops
-        return self.words.dense.search(buf, pos, end)
+            start = lt if lt >= 0 else stops
+        return words.dense.search(buf, start, end), stops
 
     def _to_alarm(self, pos: int) -> int:
         """Within the block of the last leap, after a word the dense loop passed over:
