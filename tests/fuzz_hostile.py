@@ -103,15 +103,17 @@ def _differences(seed: int) -> list[str]:
         "chunked": lambda: [i for i in _scan(chunks, max_len, True) if isinstance(i, Hit)],
         "hits only, paused": lambda: list(Scanner(max_candidate_len=max_len).hits([text])),
     }
+    # The train (Scanner._train) tried after every shortcut, or where the scanner does.
+    train_gap = rnd.choice([scanner_module._TRAIN_GAP, 1 << 40])
     found = []
     for name, scanned in scans.items():
-        saved_slice = scanner_module._SLICE
-        scanner_module._SLICE = slice_size
+        saved = scanner_module._SLICE, scanner_module._TRAIN_GAP
+        scanner_module._SLICE, scanner_module._TRAIN_GAP = slice_size, train_gap
         try:
             if scanned() != hits:
                 found.append(name)
         finally:
-            scanner_module._SLICE = saved_slice
+            scanner_module._SLICE, scanner_module._TRAIN_GAP = saved
     with _general_path_only():
         if _scan([text], max_len, True) != everything:
             found.append("general path")

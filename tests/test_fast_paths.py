@@ -1483,3 +1483,90 @@ def test_urn_ends_kept_are_the_pattern_s(text: str, max_len: int) -> None:
                 _URN_TEXT.match(text, s) is None
             )
     cfg.forget_text()
+
+
+# Lists of links: URIs apart only by white space (of every kind: the train reads only
+# space, tab, CR and LF), and what may stand between or in them.
+_LIST_PIECES = PIECES | st.sampled_from(
+    [
+        " ",
+        "\n",
+        "\r\n",
+        "  ",
+        "\n\n",
+        "\u00a0",
+        "\x0b",
+        "\x0c",
+        "\u2028",
+        "http://a.example/x",
+        "https://w1.example.org/a/1/index.html?q=1",
+        "HTTP://A.example:80/./b",
+        "http://x/%41",
+        "tel:1",
+        "mailto:a@b.example",
+        "news:a.b",
+        "urn:isbn:1",
+        "URN:ISBN:1",
+        "URL: ",
+        "x-http:a",
+        "e.g.http://a",
+        "ab:",
+        "http://x- ",
+    ]
+)
+
+
+def _every_way(text: str, rejections: bool, max_len: int) -> list[list]:
+    """The scan of *text* fed whole, in chunks of 7 characters, and given whole to
+    Scanner.hits, whose final scan pauses every 5 characters (its slices)."""
+    options = {"rejections": rejections, "max_candidate_len": max_len}
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_SLICE", 5)
+        sliced = list(Scanner(**options).hits([text]))  # type: ignore[arg-type]
+    return [
+        scan([text], **options),
+        scan([text[k : k + 7] for k in range(0, len(text), 7)], **options),
+        sliced,
+    ]
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_LIST_PIECES, max_size=40).map("".join),
+    st.sampled_from([8192, 40, 16]),
+    st.booleans(),
+)
+@example("tel:1 urn:isbn:1 tel:2 ab:c tel:3\n x:y", 8192, False)  # a URN, unregistered words
+@example("http://a.example/x\n\nhttp://b.example/y\r\n http://c.example/z\n", 8192, True)
+@example("http://a.example/x http://b.example/y/zzzzzzzzzz", 30, False)  # the bound
+@example("tel:1 HTTP://A.example:80/./b tel:2 http://x/%41 tel:3", 8192, False)  # the keys
+def test_lists_of_links_change_nothing(text: str, max_len: int, rejections: bool) -> None:
+    """The train (Scanner._train: after a bare URI the shortcut took, the next one tried
+    for it at once where only white space stands between) gives what the loop gives
+    trigger by trigger, at any bound, in chunks and in the slices of a final scan."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_TRAIN_GAP", 1 << 40)  # after every shortcut
+        trained = _every_way(text, rejections, max_len)
+        m.setattr(scanner_module, "_TRAIN_GAP", -1)  # never: s - floor >= 0
+        plain = _every_way(text, rejections, max_len)
+    assert trained == plain
+
+
+def test_lists_of_links_take_the_train() -> None:
+    """Guard for the test above: a list of links goes by the train, not the loop."""
+    text = "".join(f"https://w{i}.example.org/a/{i}/index.html?q={i}\n" for i in range(50))
+    calls = 0
+    original = bare.at_colon
+
+    def counting(*args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "at_colon", counting)
+        found = list(Scanner().hits([text]))
+    assert [(h.raw, h.line, h.column) for h in found] == [
+        (f"https://w{i}.example.org/a/{i}/index.html?q={i}", i + 1, 1) for i in range(50)
+    ]
+    assert calls == 1  # the first; the rest by the train

@@ -32,7 +32,7 @@ from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, Shortcut, _PendingType
 from urimine.rules.angle import Dismissed, at_angle
-from urimine.rules.bare import at_colon
+from urimine.rules.bare import at_colon, next_shortcut
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["Scanner"]
@@ -73,6 +73,10 @@ _LEAP_MIN = 1 << 10  # the first block a leap looks at, and the pause after a sh
 _LEAP_FLOOR = 1 << 7
 _LEAP_MAX = 1 << 16
 _NONE = 1 << 62  # a trigger finder's "none left": after every index
+# A bare URI this close after the end of the last candidate (one white space character,
+# or two: CR LF) may be one of a list: the URIs after it are tried for the shortcut
+# straight away (see Scanner._scan). Rare in prose, where the try would cost its time.
+_TRAIN_GAP = 2
 _LEAP_SHORT = 8  # a leap stopped this early (two or three words) did not pay for itself
 
 
@@ -228,35 +232,46 @@ class Scanner:
             else:
                 res = at_colon(cfg, buf, i, floor, final)
             if isinstance(res, tuple):
-                # The common cases, so _hit's _advance_lines is written out here.
-                s, pos, uri, context, scheme, key = res
-                lo = self._lc_pos - base
-                if s > lo:
-                    if lo < 0:
-                        lo = 0
-                    count = buf.count("\n", lo, s)
-                    if count:
-                        self._lc_line += count
-                        self._lc_line_start = base + buf.rindex("\n", lo, s) + 1
-                    self._lc_pos = base + s
-                out.append(
-                    _new_hit(
-                        Hit,
-                        (
-                            uri,
-                            uri if context == "bare" else buf[s:pos],
-                            base + s,
-                            base + pos,
-                            self._lc_line,
-                            base + s - self._lc_line_start + 1,
-                            context,
-                            "uri",
-                            scheme,
-                            key or dedup_key(uri),
-                            None,
-                        ),
+                # The common cases, so _hit's _advance_lines is written out here. A bare
+                # one close after the last candidate may start a list of links: the
+                # URIs after it apart only by white space are tried for the shortcut
+                # at once (rules.bare.next_shortcut), not by way of the trigger finder
+                # and the search for their scheme ("train").
+                train = res[0] - floor <= _TRAIN_GAP and res[3] == "bare"
+                while True:
+                    s, pos, uri, context, scheme, key = res
+                    lo = self._lc_pos - base
+                    if s > lo:
+                        if lo < 0:
+                            lo = 0
+                        count = buf.count("\n", lo, s)
+                        if count:
+                            self._lc_line += count
+                            self._lc_line_start = base + buf.rindex("\n", lo, s) + 1
+                        self._lc_pos = base + s
+                    out.append(
+                        _new_hit(
+                            Hit,
+                            (
+                                uri,
+                                uri if context == "bare" else buf[s:pos],
+                                base + s,
+                                base + pos,
+                                self._lc_line,
+                                base + s - self._lc_line_start + 1,
+                                context,
+                                "uri",
+                                scheme,
+                                key or dedup_key(uri),
+                                None,
+                            ),
+                        )
                     )
-                )
+                    if not train or pos >= stop > 0:
+                        break
+                    res = next_shortcut(cfg, buf, pos)
+                    if res is None:
+                        break
                 floor = pos
                 self._floor = base + pos
                 continue

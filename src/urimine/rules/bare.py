@@ -44,7 +44,7 @@ from urimine.rules.chains import chain_end, joined
 from urimine.schemes import AUTHORITY_SCHEMES
 from urimine.urn import check_urn
 
-__all__ = ["at_colon"]
+__all__ = ["at_colon", "next_shortcut"]
 
 # The common case, decided by one C-level match at the colon: "scheme://host/path"
 # ending before whitespace, possibly followed by sentence punctuation. Everything it
@@ -106,6 +106,9 @@ _FAST_OPAQUE = re.compile(
     rf"{_ending_well(_FAST_PATH_CHARS)}{_FAST_QUERY_FRAGMENT})"
     rf"{_FAST_END}"
 )
+# White space (what _FAST_END accepts after a URI), then a word of scheme characters
+# from a letter (no longer than a scheme at_colon takes), and its colon.
+_TRAIN = re.compile(r"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{0,62}+):")
 # Characters before the scheme that a rule looks at, which rule out the common case: a
 # quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
 # "_" (_trim). ("URL:" is checked apart.) After "(" or "[" the general path cuts at the
@@ -154,29 +157,9 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
             if before not in _FAST_BLOCKERS and not (
                 (before == ":" or (before == " " and buf[s - 2] == ":")) and _after_url(buf, s)
             ):
-                fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
-                if fast is not None:
-                    e = fast.end("uri")
-                    uri = buf[s:e]
-                    if "%" in uri:
-                        return s, e, uri, "bare", scheme, ""
-                    if (
-                        fast.start("port") < 0
-                        and fast.start("path") >= 0
-                        and "/." not in uri
-                        and buf[s : fast.end("host")].islower()
-                    ):
-                        # Already in normal form (scheme and host lower case, no port,
-                        # a path without dot segments): simple_uri_key would rebuild it.
-                        return s, e, uri, "bare", scheme, uri
-                    host, port, path, tail = fast.group("host", "port", "path", "tail")
-                    key = simple_uri_key(scheme, host, port, path or "", tail)
-                    return s, e, uri, "bare", scheme, key
-                if scheme not in AUTHORITY_SCHEMES:
-                    opaque = _FAST_OPAQUE.match(buf, i, s + cfg.max_len)
-                    if opaque is not None:
-                        e = opaque.end("uri")
-                        return s, e, buf[s:e], "bare", scheme, ""
+                short = _shortcut(cfg, buf, i, s, scheme)
+                if short is not None:
+                    return short
     elif not colon_can_take(cfg, scheme):
         return None
     if i + 1 == len(buf):
@@ -203,6 +186,53 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
             return None
         return _urn_text(cfg, buf, s, raw_start, context, quote, final)
     return _bare_uri(cfg, buf, i, s, raw_start, scheme, context, quote, final)
+
+
+def _shortcut(cfg: Config, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+    """The common case at the colon ``i`` of the registered ``scheme`` (lower case)
+    written from ``s``, where nothing before it rules the shortcut out: a URI that
+    :data:`_FAST_BARE` (or for a scheme without authority :data:`_FAST_OPAQUE`) takes
+    whole, with its dedup key where it is cheap to know (``""``: left to dedup_key)."""
+    fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
+    if fast is not None:
+        e = fast.end("uri")
+        uri = buf[s:e]
+        if "%" in uri:
+            return s, e, uri, "bare", scheme, ""
+        if (
+            fast.start("port") < 0
+            and fast.start("path") >= 0
+            and "/." not in uri
+            and buf[s : fast.end("host")].islower()
+        ):
+            # Already in normal form (scheme and host lower case, no port, a path
+            # without dot segments): simple_uri_key would rebuild it.
+            return s, e, uri, "bare", scheme, uri
+        host, port, path, tail = fast.group("host", "port", "path", "tail")
+        return s, e, uri, "bare", scheme, simple_uri_key(scheme, host, port, path or "", tail)
+    if scheme not in AUTHORITY_SCHEMES:
+        opaque = _FAST_OPAQUE.match(buf, i, s + cfg.max_len)
+        if opaque is not None:
+            e = opaque.end("uri")
+            return s, e, buf[s:e], "bare", scheme, ""
+    return None
+
+
+def next_shortcut(cfg: Config, buf: str, pos: int) -> Shortcut | None:
+    """After a URI the shortcut took that ends at ``pos``: the next one, where only white
+    space stands between them and the shortcut takes it too (a list of links), else
+    None. What :func:`at_colon` returns at that colon, the next trigger, without finding
+    it and the scheme the general way: the scheme is the whole word after the white
+    space, and the white space is nothing a rule before a scheme reads (no quote, and
+    no ``URL:`` or ``URL: ``: the shortcut's URI does not end in a colon)."""
+    m = _TRAIN.match(buf, pos)
+    if m is None:
+        return None
+    scheme = m.group(1).lower()
+    if scheme == "urn" or scheme not in cfg.schemes:
+        return None
+    s, i = m.span(1)
+    return _shortcut(cfg, buf, i, s, scheme)
 
 
 def colon_can_take(cfg: Config, scheme: str) -> bool:
