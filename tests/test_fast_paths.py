@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -241,28 +242,33 @@ def test_shortcut_changes_nothing_on_real_text(
     assert fast == general
 
 
+@contextmanager
+def _counted(owner: object, name: str) -> Iterator[list[int]]:
+    """``owner.name`` replaced by a wrapper that counts its calls (in the list yielded)."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counting(*args: object) -> object:
+        calls[0] += 1
+        return original(*args)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(owner, name, counting)
+        yield calls
+
+
 def test_shortcut_is_taken() -> None:
     """Guard for the tests above: the common case really takes the shortcut."""
     scanner = Scanner()
-    calls = 0
-    original = bare._bare_uri
-
-    def counting(*args: object) -> object:
-        nonlocal calls
-        calls += 1
-        return original(*args)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(bare, "_bare_uri", counting)
+    with _counted(bare, "_bare_uri") as calls:
         found = scanner.feed("see http://example.org/a/b?c=d#e. and HTTP://x.example:8080 ok\n")
         found += scanner.close()
     assert [h.raw for h in found] == ["http://example.org/a/b?c=d#e", "HTTP://x.example:8080"]
-    assert calls == 0
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(bare, "_bare_uri", counting)
+    assert calls == [0]
+    with _counted(bare, "_bare_uri") as calls:
         found = Scanner().feed("mail mailto:a@b.example, or tel:+1-555-0100. ok\n")
     assert [h.uri for h in found] == ["mailto:a@b.example", "tel:+1-555-0100"]
-    assert calls == 0
+    assert calls == [0]
 
 
 _HOST = st.from_regex(r"\A[A-Za-z0-9\-._~]{1,12}\Z")
@@ -1555,18 +1561,9 @@ def test_lists_of_links_change_nothing(text: str, max_len: int, rejections: bool
 def test_lists_of_links_take_the_train() -> None:
     """Guard for the test above: a list of links goes by the train, not the loop."""
     text = "".join(f"https://w{i}.example.org/a/{i}/index.html?q={i}\n" for i in range(50))
-    calls = 0
-    original = bare.at_colon
-
-    def counting(*args: object) -> object:
-        nonlocal calls
-        calls += 1
-        return original(*args)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "at_colon", counting)
+    with _counted(scanner_module, "at_colon") as calls:
         found = list(Scanner().hits([text]))
     assert [(h.raw, h.line, h.column) for h in found] == [
         (f"https://w{i}.example.org/a/{i}/index.html?q={i}", i + 1, 1) for i in range(50)
     ]
-    assert calls == 1  # the first; the rest by the train
+    assert calls == [1]  # the first; the rest by the train
