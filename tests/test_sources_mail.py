@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from urimine import finditer
 from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
 from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
-from urimine.sources.mime import read_header
+from urimine.sources.mime import read_header, unflow
 from urimine.sources.unit import Unit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
@@ -359,3 +360,149 @@ def test_repeated_header_blocks_give_the_hits_of_a_fresh_scan(tmp_path: Path) ->
         "mailto:list-request@example.org?subject=unsubscribe",
     ]
     assert [r.hit.uri for r in records if r.part == "headers"] == listed * 3
+
+
+# --- folded base fields, flowed text with CRLF line ends, the charset an HTML part declares ---
+
+
+def test_folded_content_base_and_location_give_their_uri_whole() -> None:
+    """Seed 001 section 5.1.1: in Content-Base and Content-Location "any whitespace
+    inside the field value (including that used for line folding) is ignored"; its
+    example ``Content-Base: http://www.ics.uci.edu/Test/a/b/c``, folded after ``Test/``.
+    Other fields are only unfolded (RFC 5322 section 2.2.3): their white space stays."""
+    raw = msg(
+        "Content-Type: text/html\nContent-Base: http://www.ics.uci.edu/Test/\n a/b/c\n"
+        "Content-Location: http://cl.example/dir/\n\tpage.html\n"
+        "List-Help: <mailto:help@example.org>,\n <http://help.example/>",
+        '<a href="g">g</a>',
+    )
+    units = {u.part: u for u in message_units(raw, "m", 0)}
+    header = text(units["headers"])
+    assert header.splitlines() == [
+        "Content-Base: http://www.ics.uci.edu/Test/a/b/c",
+        "Content-Location: http://cl.example/dir/page.html",
+        "List-Help: <mailto:help@example.org>, <http://help.example/>",
+    ]
+    hits = list(finditer(header))
+    assert [hit.uri for hit in hits] == [
+        "http://www.ics.uci.edu/Test/a/b/c",
+        "http://cl.example/dir/page.html",
+        "mailto:help@example.org",
+        "http://help.example/",
+    ]
+    # Offsets are into the header unit's text, as for every header hit.
+    assert (hits[0].start, hits[0].line, hits[0].column) == (14, 1, 15)
+    # Seed 001 Appendix C: "g" against http://a/b/c/d;p?q is http://a/b/c/g.
+    assert units["1"].base_uri == "http://www.ics.uci.edu/Test/a/b/c"
+    assert "<http://www.ics.uci.edu/Test/a/b/g>" in text(units["1"])
+
+
+_FLOWED_LINES = [
+    "See http://example.com/very/long/path/that/was/bro ",
+    "ken/here.html for details",
+    "> quoted text ",
+    "> that is flowed",
+    " From the start, space-stuffed.",
+    "-- ",
+    "sig",
+    "",
+]
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+@pytest.mark.parametrize("delsp", [True, False])
+def test_unflow_joins_lines_whatever_their_line_end(eol: str, delsp: bool) -> None:
+    """RFC 3676 section 4.1: a line ending in a space is flowed into the next; with
+    DelSp=yes "the trailing space immediately prior to the line's CRLF is deleted"."""
+    space = "" if delsp else " "
+    assert unflow(eol.join(_FLOWED_LINES), delsp).splitlines() == [
+        f"See http://example.com/very/long/path/that/was/bro{space}ken/here.html for details",
+        f"> quoted text{space}that is flowed",
+        "From the start, space-stuffed.",  # section 4.4: the stuffed space removed
+        "-- ",  # the signature separator is not flowed
+        "sig",
+    ]
+
+
+def test_flowed_base64_part_with_crlf_line_ends_is_unflowed() -> None:
+    """A base64 body carries the canonical CRLF line ends (RFC 2046 section 4.1.1,
+    RFC 2045 section 6.8)."""
+    body = "See http://example.com/very/long/path/that/was/bro \r\nken/here.html for details\r\n"
+    raw = msg(
+        "Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n"
+        "Content-Transfer-Encoding: base64",
+        base64.encodebytes(body.encode()).decode(),
+    )
+    (unit,) = message_units(raw, "m", 0)
+    assert [hit.uri for hit in finditer(text(unit))] == [
+        "http://example.com/very/long/path/that/was/broken/here.html"
+    ]
+
+
+_GB_HTML = (
+    '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312">'
+    "</head><body><p>\u7f51\u5740\uff1ahttp://www.example.com\uff08\u4e2d\u6587\uff09</p>"
+    "</body></html>\n"
+)
+
+
+def test_html_part_without_charset_is_read_by_its_meta_charset() -> None:
+    """An HTML part naming no charset declares it in a ``<meta>`` (HTML's encoding
+    prescan); read as Windows-1252 instead, its GB2312 bytes are Latin letters that run
+    on after the URI. Read as GB2312, the full-width "(" ends it."""
+    raw = b"Content-Type: text/html\nContent-Transfer-Encoding: 8bit\n\n" + _GB_HTML.encode(
+        "gb2312"
+    )
+    (unit,) = message_units(raw, "m", 0)
+    assert "\u7f51\u5740\uff1ahttp://www.example.com\uff08\u4e2d\u6587\uff09" in text(unit)
+    assert unit.defects == []
+    assert [hit.uri for hit in finditer(text(unit))] == ["http://www.example.com"]
+
+
+def _multipart_html(outer: str, inner: str, html: bytes) -> bytes:
+    return (
+        f'Content-Type: multipart/mixed; boundary="b"{outer}\n\n--b\n'
+        f"Content-Type: text/html{inner}\n\n".encode()
+        + html
+        + b"\n--b--\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("outer", "inner", "meta", "expected"),
+    [
+        ('; charset="iso-8859-1"', "", "utf-8", "café"),  # the meta over the multipart's
+        ("", "; charset=utf-8", "iso-8859-1", "café"),  # the part's own over the meta
+        ("", "; charset=iso-8859-1", "utf-8", "cafÃ©"),  # (even when the meta is right)
+    ],
+)
+def test_charset_precedence_part_then_meta_then_multipart(
+    outer: str, inner: str, meta: str, expected: str
+) -> None:
+    """The part's own charset parameter (RFC 2046 section 4.1.2) wins; then the HTML's
+    own declaration, more specific to the part than a charset named on its multipart."""
+    html = f'<meta charset="{meta}"><p>café</p>'.encode()
+    (unit,) = message_units(_multipart_html(outer, inner, html), "m", 0)
+    assert text(unit).strip() == expected
+
+
+def test_meta_charset_is_looked_for_in_html_heads_only() -> None:
+    """Only the first 1024 bytes hold the declaration (HTML's prescan reads no further),
+    and only an HTML part has one: a meta in plain text is text."""
+    late = b" " * 1024 + b'<meta charset="iso-8859-1"><p>caf\xc3\xa9</p>'
+    (unit,) = message_units(_multipart_html("", "", late), "m", 0)
+    assert text(unit).strip() == "café"  # UTF-8, not the late meta's Latin-1
+    plain = b'Content-Type: text/plain\n\n<meta charset="iso-8859-1"> caf\xc3\xa9\n'
+    (unit,) = message_units(plain, "m", 0)
+    assert text(unit).endswith("café\n")
+
+
+def test_a_meta_declaring_utf16_is_read_as_utf8() -> None:
+    """HTML's prescan: "If charset is UTF-16BE/LE, then set charset to UTF-8" (a
+    declaration read as ASCII bytes cannot be UTF-16's)."""
+    raw = (
+        b'Content-Type: text/html\n\n<meta charset="UTF-16"><p>caf\xc3\xa9 http://u.example/</p>\n'
+    )
+    (unit,) = message_units(raw, "m", 0)
+    assert text(unit).strip() == "café http://u.example/"
+    assert unit.defects == []

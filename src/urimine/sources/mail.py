@@ -19,17 +19,19 @@ from urimine._memo import Memo
 from urimine.sources.html import html_to_text
 from urimine.sources.mime import (
     _ANGLE_SCHEME,
+    BASE_FIELDS,
     Field,
     HeaderBlock,
     TextPart,
     Walker,
+    base_field_uri,
     first,
     read_header,
 )
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import Unit
 
-_URI_FIELDS = frozenset({b"archived-at", b"content-base", b"content-location"})
+_URI_FIELDS = frozenset({b"archived-at", *BASE_FIELDS})
 _NOT_URI_FIELDS = frozenset(
     {
         b"from",
@@ -120,10 +122,18 @@ def _header_line(f: Field) -> str:
     """The ``Name: value`` line of *f* in the header unit, or ``""``."""
     line = _LINES.get(f)
     if line is None:
-        line = f"{f.name.decode('latin-1')}: {decode_value(f.value)}\n" if _wanted(f) else ""
+        line = f"{f.name.decode('latin-1')}: {_line_value(f)}\n" if _wanted(f) else ""
         if len(f.name) + len(f.value) <= _CACHED_LEN:
             _LINES.keep(f, line)
     return line
+
+
+def _line_value(f: Field) -> str:
+    """The value of *f* as its header line shows it: decoded, and for a base field
+    without white space (:func:`base_field_uri`), so that a folded URI is scanned
+    whole; other fields keep theirs (only unfolded, RFC 5322 section 2.2.3)."""
+    value = decode_value(f.value)
+    return base_field_uri(value) if f.key in BASE_FIELDS else value
 
 
 def message_id(fields: list[Field]) -> str | None:

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from urimine._memo import Memo
-from urimine.sources.html import absolutize
+from urimine.sources.html import absolutize, meta_charset
 from urimine.sources.text import decode_bytes
 
 MAX_DEPTH = 32
@@ -503,7 +503,7 @@ class Walker:
         defects: list[str] = []
         enc = transfer_encoding(_value(found, b"content-transfer-encoding"), defects)
         raw = _undo_transfer(data[start:end], enc, defects)
-        text, charset_defect = decode_bytes(raw, params.get("charset") or charset)
+        text, charset_defect = decode_bytes(raw, _charset(ctype, params, raw, charset))
         if charset_defect:
             defects.append(charset_defect)
         if ctype == "text/plain" and params.get("format", "").lower() == "flowed":
@@ -511,16 +511,43 @@ class Walker:
         return TextPart(path, ctype.partition("/")[2], text, base, defects)
 
 
+def _charset(
+    ctype: str, params: Mapping[str, str], raw: bytes, inherited: str | None
+) -> str | None:
+    """The charset of a text part: its own parameter (RFC 2046 section 4.1.2), else for
+    HTML the ``<meta>`` one in its first bytes (:func:`meta_charset`), else *inherited*
+    (a multipart's, see :meth:`Walker._multipart`). The meta wins over the multipart's:
+    it is the part's own declaration, the multipart's only a guess for all its parts."""
+    own = params.get("charset")
+    if own:
+        return own
+    if ctype == "text/html":
+        return meta_charset(raw) or inherited
+    return inherited
+
+
 def _child(path: str, index: int) -> str:
     return f"{path}.{index}" if path else str(index)
 
 
+BASE_FIELDS = (b"content-base", b"content-location")
+"""The fields that name a part's base URI, the first one taking precedence."""
+_WHITE_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def base_field_uri(value: str) -> str:
+    """A Content-Base or Content-Location value without its white space. Seed 001
+    section 5.1.1: "any whitespace inside the field value (including that used for
+    line folding) is ignored", so a URI folded over lines is one URI."""
+    return _WHITE_SPACE.sub("", value)
+
+
 def _part_base(found: dict[bytes, bytes], base: str | None) -> str | None:
     """Content-Base, else Content-Location (if absolute or resolvable), else *base*."""
-    for key in (b"content-base", b"content-location"):
+    for key in BASE_FIELDS:
         value = _value(found, key)
         if value:
-            uri = absolutize(value.strip().strip("<>\"' "), base)
+            uri = absolutize(base_field_uri(value).strip("<>\"'"), base)
             if uri:
                 return uri
     return base
@@ -532,10 +559,14 @@ def unflow(text: str, delsp: bool) -> str:
     A line ending in a space is flowed into the next line of the same quote
     depth; with ``DelSp=yes`` that trailing space is deleted. The signature
     separator ``-- `` is never flowed. One C-level scan splits every line into
-    its quote marks and its content without the stuffed space (RFC 3676
-    sections 4.4 and 4.5), so the Python loop only joins.
+    its quote marks and its content without the stuffed space (RFC 3676 sections
+    4.4 and 4.5), so the Python loop only joins. Lines end in CRLF (the canonical
+    form, RFC 2046 section 4.1.1, which a base64 body keeps) or in a bare LF: the
+    scan splits at LF, a CR before it stays with the content (so a line kept
+    keeps its CRLF), and a flowed line is one whose content ends in a space,
+    before that CR if any.
     """
-    if " \n" not in text and "\n " not in text and not text.startswith(" "):
+    if " \n" not in text and " \r\n" not in text and "\n " not in text and not text.startswith(" "):
         return text  # nothing flowed and nothing stuffed
     out: list[str] = []
     para: list[str] = []
@@ -545,8 +576,10 @@ def unflow(text: str, delsp: bool) -> str:
         if para and depth != para_depth:
             out.append(_quoted(para_depth, "".join(para)))
             para = []
-        if content.endswith(" ") and content != "-- ":  # flowed (section 4.2)
-            para_depth = depth
+        if content.endswith(_FLOWED_ENDS) and content not in _SIGNATURE_SEPARATORS:
+            para_depth = depth  # flowed (section 4.1)
+            if content[-1] == "\r":
+                content = content[:-1]
             para.append(content[:-1] if delsp else content)
         elif para:
             para.append(content)
@@ -560,11 +593,16 @@ def unflow(text: str, delsp: bool) -> str:
 
 
 _FLOWED_LINE = re.compile(r"(>*) ?([^\n]*)\n")
-"""A line of flowed text: its quote marks, then its content without one stuffed space.
+"""A line of flowed text: its quote marks, then its content without one stuffed space
+(and with the CR of a CRLF line end).
 
 Every line, the last one too once a line break is added, matches where the
 previous one ended, so the scan never tries a position in the middle of a line.
 """
+_FLOWED_ENDS = (" ", " \r")
+"""How the content of a flowed line ends (section 4.1), by LF or CRLF."""
+_SIGNATURE_SEPARATORS = ("-- ", "-- \r")
+"""The signature separator line, never flowed (section 4.3)."""
 
 
 def _quoted(depth: int, content: str) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from urimine.errors import SourceError
 from urimine.sources.detect import BlockReader
-from urimine.sources.html import html_to_text
+from urimine.sources.html import html_to_text, meta_charset
 from urimine.sources.mime import content_type
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import Unit
@@ -29,7 +29,9 @@ _MAX_DECODED = 64 << 20
 """Cap on a Content-Encoding-decoded payload, against decompression bombs."""
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _TEXT_TYPES = ("application/json", "application/xml", "application/javascript")
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
+_META_PRESCAN = 4096
+"""Bytes of an HTML payload searched for its ``<meta>`` charset (this reader's bound;
+HTML's own prescan, which the mail reader follows, reads 1024)."""
 _HTML_START = re.compile(rb"\s*<(?:!doctype html|html)", re.I)
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]+)[^\n]*\n")
 
@@ -156,8 +158,7 @@ def _payload_text(
         return None
     charset = params.get("charset")
     if not charset and is_html:
-        meta = _META_CHARSET.search(payload[:4096])
-        charset = meta.group(1).decode("ascii") if meta else None
+        charset = meta_charset(payload, _META_PRESCAN)
     text, defect = decode_bytes(payload, charset)
     if defect:
         defects.append(defect)
