@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import hits, scan, uris
+from helpers import chunkings, hits, scan, uris
 from urimine import ConfigError, Hit, Reason, Rejection, Scanner
 
 CASES = [
@@ -224,6 +224,50 @@ def test_urn_escape_cut_by_the_first_chunk(cut: int) -> None:
     text = "urn:isbn:1user@%7e\n"
     found = scan([text[:cut], text[cut:]])
     assert [h.uri for h in found if isinstance(h, Hit)] == ["urn:isbn:1user@%7e"]
+
+
+@pytest.mark.parametrize(
+    ("text", "urn", "alternative"),
+    [
+        # rfc3188.txt, line 200
+        (
+            "is fea and year is not used.  An example:  urn:nbn:fi-fea-\n"
+            "   5c5875e6e49ae649cad63e5ee4f6c346.\n",
+            "urn:nbn:fi-fea-5c5875e6e49ae649cad63e5ee4f6c346",
+            "urn:nbn:fi-fea5c5875e6e49ae649cad63e5ee4f6c346",
+        ),
+        # rfc5141.txt, line 805
+        (
+            "      urn:iso:std:iso:9999:-1:ed-2:en:amd:1:term:3.2,3.3,3.4.1-\n"
+            "      3.4.4,3.12\n      refers to the terms 3.2",
+            "urn:iso:std:iso:9999:-1:ed-2:en:amd:1:term:3.2,3.3,3.4.1-3.4.4,3.12",
+            "urn:iso:std:iso:9999:-1:ed-2:en:amd:1:term:3.2,3.3,3.4.13.4.4,3.12",
+        ),
+        # in a mail quote, over three lines
+        (
+            "> see URN:ISBN:0-\n> 395-\n>   36341-1.",
+            "URN:ISBN:0-395-36341-1",
+            "URN:ISBN:039536341-1",
+        ),
+        # each piece goes on with its component: "/" ends the NSS (003 2.5.3), not a query
+        ("urn:ab:c-\n d/e", "urn:ab:c-d", "urn:ab:cd"),
+        ("urn:ab:c?x-\n y#z-\n w/v end", "urn:ab:c?x-y#z-w/v", "urn:ab:c?xy#zw/v"),
+        # no piece after a blank line, a line of other quote depth, or a space first
+        ("urn:ab:c-\n\nd", "urn:ab:c-", None),
+        ("> urn:ab:c-\n> > d", "urn:ab:c-", None),
+        ("urn:ab:c- d", "urn:ab:c-", None),
+    ],
+)
+def test_urn_broken_after_a_hyphen_at_a_line_end_is_joined(
+    text: str, urn: str, alternative: str | None
+) -> None:
+    """Appendix E's hyphen rule holds for a URN in text as for any URI (a URN is a URI,
+    seed 003 2): the white space around the line break is ignored, and the hyphen may or
+    may not be the URN's, whichever way the text is fed."""
+    for chunks in chunkings(text):
+        found = [h for h in scan(chunks) if isinstance(h, Hit)]
+        assert [(h.uri, h.kind, h.alternative) for h in found] == [(urn, "urn", alternative)]
+        assert found[0].raw.replace("\n", "").replace(">", "").replace(" ", "") == urn
 
 
 def test_feed_after_close_raises() -> None:

@@ -796,6 +796,29 @@ def _hyphen_chain(depth: int) -> re.Pattern[str]:
 
 
 @cache
+def urn_chain(depth: int, component: int) -> re.Pattern[str]:
+    """From the end of a URN's first piece in text that ends in "-": the pieces after
+    it, joined at hyphens at line ends as :func:`_hyphen_chain` joins a URI's, in one
+    match. Each piece goes on with the component the one before ended in (seed 003
+    2.5.3: *component* 0 the NSS's pchars, 1 the query's characters after "?", 2 the
+    fragment's after "#"), and starts with one of its characters."""
+    gap = _hyphen_gap_source(depth)
+    pieces = rf"(?:(?<=-){gap}(?={_PCHAR}){_PCHAR}*+)*+"
+    q_pieces = rf"(?:(?<=-){gap}(?={_QCHAR}){_QCHAR}*+)*+"
+    fragment = rf"(?:\#{_QCHAR}*+{q_pieces})?"
+    if component == 2:
+        return re.compile(q_pieces)
+    if component == 1:
+        return re.compile(q_pieces + fragment)
+    return re.compile(rf"{pieces}(?:\?{_QCHAR}*+{q_pieces})?{fragment}")
+
+
+URN_CHAIN_PENDING = re.compile(r"[ \t\r\n>]*+(?:%[0-9A-Fa-f]?)?\Z")
+"""After a URN's pieces that end in "-" in an unfinished text: what may hold a break and
+the start of a piece up to the end of the text (then more text may add a piece)."""
+
+
+@cache
 def _hyphen_breaks(depth: int, hyphen: bool) -> re.Pattern[str]:
     """The line breaks of a chain (:func:`_hyphen_chain`), to be cut out of it: the
     pieces joined; with *hyphen*, each with the hyphen before it (the other reading)."""

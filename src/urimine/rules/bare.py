@@ -25,6 +25,7 @@ from urimine.rules import (
     OTHER_TRAIL,
     SCHEME_NEAR,
     STOP_CHAR,
+    URN_CHAIN_PENDING,
     Candidate,
     Config,
     Delimited,
@@ -38,6 +39,7 @@ from urimine.rules import (
     join_breaks,
     quote_depth,
     unfinished,
+    urn_chain,
 )
 from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.chains import chain_end, joined
@@ -557,12 +559,69 @@ def _urn_text(
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     closed = bool(quote) and e < len(buf) and buf[e] == quote
     uri = buf[s:e]
-    if not closed:
-        uri = _trim(uri, 4, buf[raw_start - 1] if raw_start else "")
-        e = s + len(uri)
-        if context == "quote":
-            context, raw_start = "bare", s
+    if closed:
+        found = check_urn(uri)
+        if found is not None:
+            return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
+        return Candidate(raw_start, e + 1, context, uri, "urn", "urn")
+    whole, last, depth = uri, "", 0  # the pieces joined after hyphens at line ends
+    if "hyphen" in cfg.rules and uri.endswith("-") and check_urn(uri) is None:
+        # (A first piece the URN's check rejects, its NID or a "%00", is not joined:
+        # the URN would be rejected all the same.)
+        depth = quote_depth(buf, s)
+        joined = _urn_join(cfg, buf, s, e, final, depth)
+        if isinstance(joined, _PendingType):
+            return Pending
+        if joined is not None:
+            whole, last, e = joined
+    uri = _trim(whole, 4, buf[raw_start - 1] if raw_start else "")
+    trimmed = len(whole) - len(uri)
+    e -= trimmed
+    if context == "quote":
+        context, raw_start = "bare", s
     found = check_urn(uri)
     if found is not None:
-        return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
-    return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn")
+        # Rejected for a piece after the first (a "%00"): the pieces are passed over,
+        # each URN that starts in them would be joined to that piece again.
+        return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
+    alternative = None
+    if last and trimmed < len(last):
+        # The other reading: the hyphens before the breaks were the line's, not the URN's.
+        other = join_breaks(buf[s : e + trimmed], depth, True)
+        alt = other[: len(other) - trimmed]
+        if check_urn(alt) is None:
+            alternative = alt
+    return Candidate(raw_start, e, context, uri, "urn", "urn", alternative)
+
+
+def _urn_join(
+    cfg: Config, buf: str, s: int, e: int, final: bool, depth: int
+) -> tuple[str, str, int] | _PendingType | None:
+    """A URN in text broken after a hyphen at line ends (Appendix E: a URN is a URI),
+    its first piece ``buf[s:e]``, with *depth* quote markers after each break: the
+    pieces joined, the last piece and where it ends, as :func:`_hyphen_join` has it for
+    a URI; the chain in one match (:func:`rules.urn_chain`). A piece that reaches the
+    length bound is not joined. None: no piece follows the first."""
+    first = buf[s:e]
+    component = 2 if "#" in first else 1 if "?" in first else 0
+    chain = urn_chain(depth, component).match(buf, e, s + cfg.max_len + 3)
+    assert chain is not None  # (it matches the empty string)
+    end = chain.end()
+    if not final:
+        rest = len(buf) - end
+        if (
+            rest == 0
+            or (buf[end - 1] == "-" and URN_CHAIN_PENDING.match(buf, end) is not None)
+            or (rest <= 2 and buf[end] == "%")
+        ):
+            return Pending  # more text could add a piece or extend the last
+    gap = _hyphen_gap(depth)
+    if end - s >= cfg.max_len and end > e:
+        # The last piece reaches the bound: given back, the chain ends with the one
+        # before it (at the hyphen before its break).
+        start = _piece_start(buf, e, end, gap)
+        end = buf.rindex("-", e - 1, start) + 1
+    if end == e:
+        return None
+    start = _piece_start(buf, e, end, gap)
+    return join_breaks(buf[s:end], depth, False), buf[start:end], end
