@@ -256,6 +256,8 @@ def test_urn_escape_cut_by_the_first_chunk(cut: int) -> None:
         ("urn:ab:c-\n\nd", "urn:ab:c-", None),
         ("> urn:ab:c-\n> > d", "urn:ab:c-", None),
         ("urn:ab:c- d", "urn:ab:c-", None),
+        # a first piece that is no URN (the NID "urn" is reserved, 003 2.1) is not joined
+        ("urn:urn:x-\n urn:ab:c ok", "urn:ab:c", None),
     ],
 )
 def test_urn_broken_after_a_hyphen_at_a_line_end_is_joined(
