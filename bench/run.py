@@ -243,6 +243,20 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "and rejected (no IP literal)",
         lambda n: _fill(b"http://[-\n> ", n),
     ),
+    "urn-reserved": (
+        "`urn:urn:x ` repeated: URNs of the NID `urn`, which seed 003 2.1 reserves "
+        "(each rejected by the URN rule)",
+        lambda n: _fill(b"urn:urn:x ", n),
+    ),
+    "urn-no-nss": (
+        "`urn:ab: ` repeated: an NID and its colon, no NSS (each rejected by the URN rule)",
+        lambda n: _fill(b"urn:ab: ", n),
+    ),
+    "urn-nul": (
+        "`urn:ab:%00 ` repeated: an NSS of `%00`, which seed 003 2.5.3 forbids even "
+        "encoded (each rejected by the URN rule)",
+        lambda n: _fill(b"urn:ab:%00 ", n),
+    ),
     "url-list": (
         "one URL per line, all distinct (`https://wN.example.org/a/N/index.html?q=N`)",
         lambda n: _fill(
@@ -271,7 +285,15 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
 # The rows dense with candidates that a rule must parse to reject (none a hit): the
 # targets table shows each apart, with its cost per candidate.
 REJECTED_DENSE = frozenset(
-    {"rejected-angle-uris", "bad-escapes", "legacy-urn-rejects", "chain-rejects"}
+    {
+        "rejected-angle-uris",
+        "bad-escapes",
+        "legacy-urn-rejects",
+        "chain-rejects",
+        "urn-reserved",
+        "urn-no-nss",
+        "urn-nul",
+    }
 )
 
 

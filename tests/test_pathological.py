@@ -196,6 +196,11 @@ def test_hostile_input_scales_linearly(name: str) -> None:
 # linear in the text, whatever its length.
 REJECTED: dict[str, Callable[[int], str]] = {
     "URNs in brackets without an NSS": lambda n: _fill("<urn:ab:> ", n),
+    # URNs in text that the URN rule rejects (seed 003 2.1 reserves the NID "urn"; an
+    # NSS holds at least one character, and no "%00", 2.5.3): a Python step each.
+    "URNs of the reserved NID": lambda n: _fill("urn:urn:x ", n),
+    "URNs without an NSS": lambda n: _fill("urn:ab: ", n),
+    "URNs with a NUL": lambda n: _fill("urn:ab:%00 ", n),
 }
 
 
