@@ -272,25 +272,6 @@ def test_urn_broken_after_a_hyphen_at_a_line_end_is_joined(
         assert found[0].raw.replace("\n", "").replace(">", "").replace(" ", "") == urn
 
 
-@pytest.mark.parametrize(
-    ("text", "urn"),
-    [
-        ("x <URN:ASCII:IANA:merit.edu:19\n   29642> y", "<URN:ASCII:IANA:merit.edu:1929642>"),
-        ("x <URN:ASCII:IANA:merit.edu:a\\:\n   b> y", "<URN:ASCII:IANA:merit.edu:a\\:b>"),
-        ("> x <URN:ASCII:IANA:merit.edu:19\n>   29642> y", "<URN:ASCII:IANA:merit.edu:1929642>"),
-        ("x < URN:ASCII:IANA:merit.edu:1929642 > y", "<URN:ASCII:IANA:merit.edu:1929642>"),
-    ],
-)
-def test_1993_urn_wrapped_in_its_brackets_is_one(text: str, urn: str) -> None:
-    """Seed 000's ``<URN:...>`` form over two lines, or with white space inside its
-    brackets (ignored there, Appendix E): one 1993 URN, as on one line, not a modern
-    URN in brackets nor a piece of one cut at the escape (seed 000 3.3: "\\:")."""
-    for chunks in chunkings(text):
-        found = [h for h in scan(chunks) if isinstance(h, Hit)]
-        assert [(h.uri, h.kind) for h in found] == [(urn, "urn-legacy")]
-        assert found[0].raw == text[text.index("<") : text.rindex(">") + 1]
-
-
 def test_feed_after_close_raises() -> None:
     s = Scanner()
     s.close()

@@ -221,13 +221,6 @@ def _angle_candidate(
     if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
         # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
         return None
-    if spaced and scheme == "urn" and context == "angle" and "legacy-urn" in cfg.rules:
-        # Seed 000's 1993 form wrapped over lines (its rule, _legacy_urn, reads one
-        # line): white space inside the brackets is ignored (Appendix E), the brackets
-        # are its own.
-        legacy = f"<{uri}>"
-        if check_legacy_urn(legacy) is None:
-            return Candidate(start, end, "legacy-urn", legacy, "urn-legacy", "urn")
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
