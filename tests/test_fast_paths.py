@@ -446,6 +446,13 @@ _DENSE_PIECES = st.sampled_from(
     cut=581,
     leap_floor=128,
 )
+@example(  # a reserved NID whose run is too long, a "urn:" after which none may stand
+    runs=[("ab:", 45), ("urn:urn:", 1), ("a", 8200), ("/http://x.example/ ", 1), ("ab:", 45)],
+    leap_min=64,
+    span=1 << 16,
+    cut=1,
+    leap_floor=1,
+)
 @pytest.mark.parametrize("rejections", [True, False])
 def test_leaps_change_nothing(
     rejections: bool,

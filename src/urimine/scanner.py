@@ -737,9 +737,17 @@ class _Triggers:
                 # the dense loop to go to one after another (_to_alarm); the first is
                 # where this leap ends. Where the strict pattern (a leap after one cut
                 # short) found none, none is there: the block is not searched again.
-                alarms = [] if found is None else _alarms(back, start, words.back_strict, pos)
-                if self.hit_words is not None and b"urn:" in block:
+                urns = self.hit_words is not None and b"urn:" in block
+                if found is None:
+                    alarms = []
+                elif urns:
+                    # The "urn" before which no URN may stand are no names to stop at
+                    # (the dense loop passes over them in C): not even found.
+                    masked = R.mask_fruitless_urns(ahead, words is self.hit_words)
+                    alarms = _alarms(masked[: size + 3][::-1], start, words.back_strict, pos)
                     alarms = self._urn_texts_only(alarms)
+                else:
+                    alarms = _alarms(back, start, words.back_strict, pos)
                 first = alarms.pop() - pos if alarms else size
                 self.alarms = alarms
                 self.region_end = stop
@@ -775,7 +783,9 @@ class _Triggers:
         """*alarms* but those at a "urn" where no URN in text may stand ("urn:ab: "), which
         the dense loop of a scanner of hits only passes over (:meth:`_no_urn_at`): the
         loop then need not stop there (the leaps' patterns ask only for what an NID
-        starts with)."""
+        starts with). Most are masked in the block before (rules.mask_fruitless_urns);
+        what is left is "urn" after a scheme character ("e.g.urn:") and the reserved
+        NID where a stop comes within reach of it though not of every run."""
         buf = self.buf
         return [a for a in alarms if buf[a : a + 4].lower() != "urn:" or not self._no_urn_at(a)]
 
