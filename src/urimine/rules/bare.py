@@ -4,6 +4,7 @@ line break, and URNs in running text (seed 002 Appendix E; seed 003 section 2.5.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from urimine import _abnf
 from urimine.errors import Reason
@@ -290,16 +291,14 @@ def _bare_uri(
             e, closed = k, True
     elif quote == '"':
         closed = e < len(buf) and buf[e] == '"'
-    whole = buf[s:e]  # the pieces joined (one but after a hyphen at a line end)
-    last = ""  # the last piece, when there are more
-    depth = 0  # the quote markers after each line break between them
-    if not closed and "hyphen" in cfg.rules and whole.endswith("-"):
-        depth = quote_depth(buf, s)
-        joined = _hyphen_join(cfg, buf, s, e, final, depth)
+    # The pieces joined (one but after a hyphen at a line end), the last when there are
+    # more, and the quote markers after each line break between them.
+    whole, last, depth = buf[s:e], "", 0
+    if not closed:
+        joined = _pieces(cfg, buf, s, e, final, _hyphen_join)
         if isinstance(joined, _PendingType):
             return Pending
-        if joined is not None:
-            whole, last, e = joined
+        whole, last, e, depth = joined
     uri = whole
     if closed:
         found = _validate(cfg, uri, scheme, bare=True)
@@ -383,6 +382,26 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
     if not final and end == len(buf) and end - pos < cfg.max_len:
         return -1
     return end
+
+
+_Join = Callable[[Config, str, int, int, bool, int], "tuple[str, str, int] | _PendingType | None"]
+
+
+def _pieces(
+    cfg: Config, buf: str, s: int, e: int, final: bool, join: _Join
+) -> tuple[str, str, int, int] | _PendingType:
+    """The candidate ``buf[s:e]`` with the pieces *join* adds after a hyphen at a line
+    end where the hyphen rule is on (Appendix E): the pieces joined, the last piece
+    (``""``: none added), where it ends, and the quote markers after each break."""
+    if "hyphen" not in cfg.rules or buf[e - 1] != "-":
+        return buf[s:e], "", e, 0
+    depth = quote_depth(buf, s)
+    joined = join(cfg, buf, s, e, final, depth)
+    if joined is None:
+        return buf[s:e], "", e, depth
+    if isinstance(joined, _PendingType):
+        return joined
+    return (*joined, depth)
 
 
 def _hyphen_join(
@@ -565,15 +584,13 @@ def _urn_text(
             return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
         return Candidate(raw_start, e + 1, context, uri, "urn", "urn")
     whole, last, depth = uri, "", 0  # the pieces joined after hyphens at line ends
-    if "hyphen" in cfg.rules and uri.endswith("-") and check_urn(uri) is None:
+    if check_urn(uri) is None:
         # (A first piece the URN's check rejects, its NID or a "%00", is not joined:
         # the URN would be rejected all the same.)
-        depth = quote_depth(buf, s)
-        joined = _urn_join(cfg, buf, s, e, final, depth)
+        joined = _pieces(cfg, buf, s, e, final, _urn_join)
         if isinstance(joined, _PendingType):
             return Pending
-        if joined is not None:
-            whole, last, e = joined
+        whole, last, e, depth = joined
     uri = _trim(whole, 4, buf[raw_start - 1] if raw_start else "")
     trimmed = len(whole) - len(uri)
     e -= trimmed
