@@ -584,7 +584,7 @@ def _urn_text(
             return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
         return Candidate(raw_start, e + 1, context, uri, "urn", "urn")
     whole, last, depth = uri, "", 0  # the pieces joined after hyphens at line ends
-    if check_urn(uri) is None:
+    if uri.endswith("-") and check_urn(uri) is None:
         # (A first piece the URN's check rejects, its NID or a "%00", is not joined:
         # the URN would be rejected all the same.)
         joined = _pieces(cfg, buf, s, e, final, _urn_join)
