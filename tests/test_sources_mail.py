@@ -439,6 +439,19 @@ def test_flowed_base64_part_with_crlf_line_ends_is_unflowed() -> None:
     ]
 
 
+@pytest.mark.parametrize("padding", [" ", "\t ", "  \r"])
+def test_quoted_printable_soft_break_with_trailing_white_space(padding: str) -> None:
+    """RFC 2045 6.7 rule (3): white space at the end of an encoded line is deleted when
+    decoding (transport may have added it), so "=" before it is still a soft line break:
+    the URI goes on on the next line. "=3D" is a literal "=" and stays."""
+    raw = msg(
+        "Content-Type: text/plain; charset=us-ascii\nContent-Transfer-Encoding: quoted-printable",
+        f"see http://a.example/x?a=3D1&b=3D=3D2={padding}\nyz end\n",
+    )
+    (unit,) = message_units(raw, "m", 0)
+    assert [hit.uri for hit in finditer(text(unit))] == ["http://a.example/x?a=1&b==2yz"]
+
+
 _GB_HTML = (
     '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312">'
     "</head><body><p>\u7f51\u5740\uff1ahttp://www.example.com\uff08\u4e2d\u6587\uff09</p>"

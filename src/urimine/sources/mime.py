@@ -320,10 +320,19 @@ def transfer_encoding(cte: str | None, defects: list[str]) -> str:
     return ""
 
 
+_QP_SOFT_BREAK_PADDED = re.compile(rb"=[ \t]+(?=\r?\n|\Z)")
+"""A quoted-printable soft line break with white space after its "=" (RFC 2045 6.7)."""
+
+
 def _undo_transfer(body: bytes, enc: str, defects: list[str]) -> bytes:
     """Undo the transfer encoding *enc* (from :func:`transfer_encoding`)."""
-    if enc == "quoted-printable":
-        return binascii.a2b_qp(body)  # RFC 2045 section 6.7
+    if enc == "quoted-printable":  # RFC 2045 section 6.7
+        if b"= " in body or b"=\t" in body:
+            # Rule (3): trailing white space on a line "must be deleted" when decoding
+            # (transport may add it), so "=" before it is still a soft line break;
+            # binascii keeps the "=" and the break ("http://a.example/y=" cut short).
+            body = _QP_SOFT_BREAK_PADDED.sub(b"=", body)
+        return binascii.a2b_qp(body)
     if enc == "base64":
         return decode_base64(body, defects)  # RFC 2045 section 6.8
     return body
