@@ -313,15 +313,21 @@ def _bare_uri(
         return Candidate(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
-    alternative = None
-    trimmed = len(whole) - len(uri)
-    if last and trimmed < len(last):
-        # The other reading: the hyphens before the breaks were theirs, not the URI's.
-        other = join_breaks(buf[s : e + trimmed], depth, True)
-        alt = other[: len(other) - trimmed]
-        if _validate(cfg, alt, scheme, bare=True) is None:
-            alternative = alt
-    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alternative)
+    alt = _other_reading(buf, s, e, len(whole) - len(uri), last, depth)
+    if alt is not None and _validate(cfg, alt, scheme, bare=True) is not None:
+        alt = None
+    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt)
+
+
+def _other_reading(buf: str, s: int, e: int, trimmed: int, last: str, depth: int) -> str | None:
+    """Appendix E's other reading of a candidate joined at hyphens at line ends, from
+    ``s`` to ``e`` with *trimmed* characters of its *last* piece left out after it: the
+    hyphens before the breaks were the line's, not the URI's. None where nothing was
+    joined, or the whole last piece was trimmed."""
+    if not last or trimmed >= len(last):
+        return None
+    other = join_breaks(buf[s : e + trimmed], depth, True)
+    return other[: len(other) - trimmed]
 
 
 _DELIMITED_LEN = 256  # longer runs are decided afresh, so the memo stays small
@@ -578,37 +584,30 @@ def _urn_text(
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     closed = bool(quote) and e < len(buf) and buf[e] == quote
     uri = buf[s:e]
-    if closed:
-        found = check_urn(uri)
-        if found is not None:
-            return Candidate(raw_start, e, context, uri, reason=found[0], consume=False)
-        return Candidate(raw_start, e + 1, context, uri, "urn", "urn")
-    whole, last, depth = uri, "", 0  # the pieces joined after hyphens at line ends
-    if uri.endswith("-") and check_urn(uri) is None:
-        # (A first piece the URN's check rejects, its NID or a "%00", is not joined:
-        # the URN would be rejected all the same.)
-        joined = _pieces(cfg, buf, s, e, final, _urn_join)
-        if isinstance(joined, _PendingType):
-            return Pending
-        whole, last, e, depth = joined
-    uri = _trim(whole, 4, buf[raw_start - 1] if raw_start else "")
-    trimmed = len(whole) - len(uri)
-    e -= trimmed
-    if context == "quote":
-        context, raw_start = "bare", s
+    last, depth, trimmed = "", 0, 0  # the last piece joined after hyphens at line ends
+    if not closed:
+        whole = uri
+        if uri.endswith("-") and check_urn(uri) is None:
+            # (A first piece the URN's check rejects, its NID or a "%00", is not joined:
+            # the URN would be rejected all the same.)
+            joined = _pieces(cfg, buf, s, e, final, _urn_join)
+            if isinstance(joined, _PendingType):
+                return Pending
+            whole, last, e, depth = joined
+        uri = _trim(whole, 4, buf[raw_start - 1] if raw_start else "")
+        trimmed = len(whole) - len(uri)
+        e -= trimmed
+        if context == "quote":
+            context, raw_start = "bare", s
     found = check_urn(uri)
     if found is not None:
         # Rejected for a piece after the first (a "%00"): the pieces are passed over,
         # each URN that starts in them would be joined to that piece again.
         return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
-    alternative = None
-    if last and trimmed < len(last):
-        # The other reading: the hyphens before the breaks were the line's, not the URN's.
-        other = join_breaks(buf[s : e + trimmed], depth, True)
-        alt = other[: len(other) - trimmed]
-        if check_urn(alt) is None:
-            alternative = alt
-    return Candidate(raw_start, e, context, uri, "urn", "urn", alternative)
+    alt = _other_reading(buf, s, e, trimmed, last, depth)
+    if alt is not None and check_urn(alt) is not None:
+        alt = None
+    return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn", alt)
 
 
 def _urn_join(
@@ -633,7 +632,7 @@ def _urn_join(
         ):
             return Pending  # more text could add a piece or extend the last
     gap = _hyphen_gap(depth)
-    if end - s >= cfg.max_len and end > e:
+    if end - s >= cfg.max_len:  # (the first piece is shorter: past e)
         # The last piece reaches the bound: given back, the chain ends with the one
         # before it (at the hyphen before its break).
         start = _piece_start(buf, e, end, gap)
