@@ -404,34 +404,37 @@ def _dense_source(
 # What a URN in text starts with after "urn:": an NID, its colon and a pchar of the NSS
 # (seed 003 2.1, 2.2); without one the URN rule rejects at once (BAD_NID).
 _URN_AFTER = rf"[A-Za-z0-9][A-Za-z0-9\-]{{0,30}}[A-Za-z0-9]:{_PCHAR}"
-# The word "urn" alone before its colon (no scheme character before it: "e.g.urn:" and
-# "1urn:" are left to the rules), from the colon.
-_URN_ALONE = r"(?<![A-Za-z0-9+.\-][Uu][Rr][Nn]:)(?<=[Uu][Rr][Nn]:)"
+
+
+def _no_urn_after(near_stops: bool) -> str:
+    """After the colon of "urn:", for a scanner of hits only: that no URN in text may
+    stand there, as the dense loop asks it (scanner._Triggers._no_urn_at), in C: no NID,
+    colon and pchar; with *near_stops* (a stop within reach: the URN is not too long),
+    or the reserved NID "urn" (2.1: the URN check rejects it). Only before what an NID
+    starts with: the leaps pass over the rest ("urn:a:urn:a:") faster than the dense
+    search would, and their patterns find no "urn" there (_NID_BEFORE). Nor where the
+    text searched ends within the 36 characters that tell: it may go on."""
+    nid = rf"(?![Uu][Rr][Nn]:){_URN_AFTER}" if near_stops else _URN_AFTER
+    return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{nid})"
 
 
 def _urn_may_stand(near_stops: bool) -> str:
-    """After the colon of the word "urn", for a scanner of hits only: what a URN in text
-    starts with, as the dense loop asks it (scanner._Triggers._no_urn_at), in C; with
-    *near_stops* (a stop within reach: the URN is not too long), an NID other than the
-    reserved "urn" (2.1: the URN check rejects it). ``urn:urn:x `` repeated cost a
+    """After any colon of the dense prefilter: not one of the word "urn" alone (no
+    scheme character before it: "e.g.urn:" and "1urn:" are left to the rules) after
+    which no URN may stand (:func:`_no_urn_after`). ``urn:urn:x `` repeated cost a
     Python step each (2.8 MB/s)."""
-    nid = rf"(?![Uu][Rr][Nn]:){_URN_AFTER}" if near_stops else _URN_AFTER
-    # Only before what an NID starts with: the leaps pass over the rest ("urn:a:urn:a:")
-    # faster than this search would. (Nor where the text searched ends within the 36
-    # characters that tell: it goes on.)
-    return rf"(?!{_URN_ALONE}(?=[A-Za-z0-9][A-Za-z0-9\-])(?!{nid})(?=(?s:.){{36}}))"
+    alone = r"(?<![A-Za-z0-9+.\-][Uu][Rr][Nn]:)(?<=[Uu][Rr][Nn]:)"
+    return rf"(?!{alone}{_no_urn_after(near_stops)})"
 
 
-# "urn:" alone (as _URN_ALONE) with what tells whether a URN may stand after it, in
-# ASCII-lowered bytes: where none may (and, for text whose runs are short, where the
-# NID is the reserved "urn"). Only before what an NID starts with: the leaps' patterns
-# find no "urn" before anything else (_NID_BEFORE), and one less to write costs less.
-_URN_HEAD_LOWERED = r"urn:(?=[a-z0-9][a-z0-9\-])(?<![a-z0-9+.\-]urn:)(?=(?s:.){36})"
-_URN_AFTER_LOWERED = _URN_AFTER.replace("A-Za-z", "a-z")
-_URN_FRUITLESS = re.compile(rf"{_URN_HEAD_LOWERED}(?!{_URN_AFTER_LOWERED})".encode("ascii"))
-_URN_FRUITLESS_SHORT = re.compile(
-    rf"{_URN_HEAD_LOWERED}(?:(?=urn:)|(?!{_URN_AFTER_LOWERED}))".encode("ascii")
-)
+def _lowered(source: str) -> bytes:
+    """A pattern's source for ASCII-lowered bytes (see scanner._Triggers._leap)."""
+    return source.replace("A-Za-z", "a-z").replace("[Uu][Rr][Nn]", "urn").encode("ascii")
+
+
+# The same "urn:" in a leap's lowered block, and for one whose runs are short.
+_URN_FRUITLESS = re.compile(rb"urn:(?<![a-z0-9+.\-]urn:)" + _lowered(_no_urn_after(False)))
+_URN_FRUITLESS_SHORT = re.compile(rb"urn:(?<![a-z0-9+.\-]urn:)" + _lowered(_no_urn_after(True)))
 
 
 def mask_fruitless_urns(block: bytes, short_runs: bool) -> bytes:
