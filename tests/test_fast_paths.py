@@ -132,6 +132,11 @@ PIECES = st.sampled_from(
 @example("see http://x- y, http://x/a-- z tel:1- w")
 @example("http://x- \ny http://x-\t\nz http://x-\u3000y http://x- \u00a0y http://x- ")
 @example("http://x/?a- y http://x/#b- y http://x-. y mailto:a@b- c")
+# The key the shortcut gives as written where the URI is in normal form already, and
+# computes where the scheme or host is not lower case, a port or dot segment stands.
+@example(
+    "HTTP://x/ http://EXAMPLE.org/a Http://a.example/ http://1.2.3/ http://x:80/ http://x/./a "
+)
 def test_shortcut_changes_nothing_on_generated_text(text: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, general = _both(text, monkeypatch)

@@ -100,6 +100,10 @@ _FAST_BARE = re.compile(
     rf"(?P<tail>{_FAST_QUERY_FRAGMENT}))"
     rf"{_FAST_END}"
 )
+# Its groups by number (a name is looked up at every call: this runs once per hit).
+_URI, _HOST, _PORT, _PATH, _TAIL = (
+    _FAST_BARE.groupindex[name] for name in ("uri", "host", "port", "path", "tail")
+)
 # The same for an opaque URI ("mailto:a@b.example", "tel:+1-555-0100") of a scheme that
 # needs no authority: a path-rootless (3.3) whose first character is neither ":" (the
 # general path takes "scheme::" for a C++ scope) nor "/" (nor "?" and "#": a path that
@@ -198,20 +202,17 @@ def _shortcut(cfg: Config, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     whole, with its dedup key where it is cheap to know (``""``: left to dedup_key)."""
     fast = _FAST_BARE.match(buf, i, s + cfg.max_len)
     if fast is not None:
-        e = fast.end("uri")
+        e = fast.end(_URI)
         uri = buf[s:e]
         if "%" in uri:
             return s, e, uri, "bare", scheme, ""
-        if (
-            fast.start("port") < 0
-            and fast.start("path") >= 0
-            and "/." not in uri
-            and buf[s : fast.end("host")].islower()
-        ):
-            # Already in normal form (scheme and host lower case, no port, a path
-            # without dot segments): simple_uri_key would rebuild it.
-            return s, e, uri, "bare", scheme, uri
-        host, port, path, tail = fast.group("host", "port", "path", "tail")
+        if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+            written = buf[s : fast.end(_HOST)]
+            if written == written.lower():  # (ASCII: lower() is a table, islower() is not)
+                # Already in normal form (scheme and host lower case, no port, a path
+                # without dot segments): simple_uri_key would rebuild it.
+                return s, e, uri, "bare", scheme, uri
+        host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
         return s, e, uri, "bare", scheme, simple_uri_key(scheme, host, port, path or "", tail)
     if scheme not in AUTHORITY_SCHEMES:
         opaque = _FAST_OPAQUE.match(buf, i, s + cfg.max_len)
