@@ -340,6 +340,13 @@ WARMUP_TEXT = (
     '"https://warmup.example/q" [http://warmup.example/%7Ez] x:y <a:b c> \u00e9 \u3002\n'
     "bare http://warmup.example/broken-\nline, http://warmup.example/p[1] q?x[1]#f[1]\n"
     "http://b\u00fccher.example/\u00e9t\u00e9 > quoted <http://warmup.example/\n> z>\n"
+    # A break after a hyphen with white space around it, and URIs rejected in each part
+    # (their diagnosis): urimine compiles the patterns of these slow paths at the first.
+    "http://warmup.example/two-\n   words http://warmup.example/%zz http://warmup.example/q?%zz "
+    "http://warmup.example/f#%zz "
+    "http://warmup%zz.example/ http://u%zz@warmup.example/ http://warmup.example/\u00e9%zz\n"
+    # The same in a quoted mail line (the patterns are compiled per quote depth).
+    "> http://warmup.example/quoted-\n>  line <http://warmup.example/q\n> uoted>\n"
     # Text dense with colons: urimine compiles the patterns of its leaps at the first one.
     + "ab:" * 60
     + "tel:1 "
