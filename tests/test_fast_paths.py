@@ -680,6 +680,33 @@ def test_hits_only_prefilter_passes_over_a_bracket_with_no_uri_after_its_colon(
     assert scan([text * 40]) == [hit for hit in everything if isinstance(hit, Hit)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<URN::ISBN_Publisher_ID:\n 0_201_12:xyzx\\:mnopq> ",
+        "<URN:ASCII:IANA:merit.edu:19\n   29642> ",
+        "<URN::80:x:x /> ",
+    ],
+)
+def test_prefilters_stop_at_a_1993_urn_wrapped_in_its_brackets(text: str) -> None:
+    """The angle rule reads a 1993 URN wrapped in its brackets, its white space removed
+    (Appendix E): every prefilter stops at its "<", those of a scanner of hits only
+    too, in the dense loop and in the leaps (they passed over one with an empty
+    encoding, where no NID starts, and found fewer hits than a scan that reports
+    rejections: tests/fuzz_hostile.py 2101020 1)."""
+    cfg = rules_module.Config.build("default", 8192, ())
+    lowered = text.encode("ascii", "replace").lower()
+    for words in (cfg.scheme_words, cfg.nid_words, cfg.hit_words):
+        near = [words.dense_near] if words is not cfg.scheme_words else []
+        for prefilter in (words.dense, *near):
+            assert prefilter.search(text).start() == 0, prefilter  # type: ignore[union-attr]
+        assert words.angle.search(lowered).start() == 0  # type: ignore[union-attr]
+    everything = scan([text * 40], rejections=True)
+    hits = [hit for hit in everything if isinstance(hit, Hit)]
+    assert [hit.kind for hit in hits] == ["urn-legacy"] * 40
+    assert scan([text * 40]) == hits
+
+
 @pytest.mark.parametrize("max_len", [16, 100, 8192])
 @pytest.mark.parametrize("colon", ["tel:[x", "tel:]", "mailto:%zz", "mailto:%4z"])
 def test_hits_only_prefilter_gives_the_rules_a_colon_whose_run_may_be_too_long(
@@ -1153,7 +1180,7 @@ def test_masked_tags_change_no_angle_alarm(
 def test_angle_alarm_without_a_closing_bracket(text: str, end: int) -> None:
     """In text without ">" every "<" the leaps' angle pattern matches must reach the
     text's end: the search starts where the first such "<" may stand (the last "<", or
-    a 1993 URN's "<urn:" with no white space and at most three colons after it). It
+    a 1993 URN's "<urn:" with at most three colons after it, white space or not). It
     finds what the pattern finds searching the whole text, with both scanners'
     patterns."""
     data = text.encode("ascii", "replace").lower()

@@ -272,6 +272,31 @@ def test_urn_broken_after_a_hyphen_at_a_line_end_is_joined(
         assert found[0].raw.replace("\n", "").replace(">", "").replace(" ", "") == urn
 
 
+@pytest.mark.parametrize(
+    ("text", "urn"),
+    [
+        ("x <URN:ASCII:IANA:merit.edu:19\n   29642> y", "<URN:ASCII:IANA:merit.edu:1929642>"),
+        ("x <URN:ASCII:IANA:merit.edu:a\\:\n   b> y", "<URN:ASCII:IANA:merit.edu:a\\:b>"),
+        ("> x <URN:ASCII:IANA:merit.edu:19\n>   29642> y", "<URN:ASCII:IANA:merit.edu:1929642>"),
+        ("x <URN::ISBN_Publisher_ID:\n 0_201_12:xyzx\\:mnopq> y", None),
+    ],
+)
+def test_1993_urn_wrapped_in_its_brackets_is_one(text: str, urn: str | None) -> None:
+    """Seed 000's ``<URN:...>`` form over two lines (white space inside its brackets is
+    ignored, Appendix E): one 1993 URN, as on one line, not a modern URN in brackets
+    nor a piece of one cut at the escape (seed 000 3.3: "\\:"). The same after text
+    dense with colons, where a scanner of hits only looks for it with its prefilters."""
+    urn = urn or text[text.index("<") : text.rindex(">") + 1].replace("\n ", "")
+    raw = text[text.index("<") : text.rindex(">") + 1]
+    for chunks in chunkings(text):
+        found = [h for h in scan(chunks) if isinstance(h, Hit)]
+        assert [(h.uri, h.kind, h.raw) for h in found] == [(urn, "urn-legacy", raw)]
+    dense = "ab:" * 400 + "\n" + text
+    for rejections in (True, False):
+        found = [h for h in scan([dense], rejections=rejections) if isinstance(h, Hit)]
+        assert [(h.uri, h.kind) for h in found] == [(urn, "urn-legacy")]
+
+
 def test_feed_after_close_raises() -> None:
     s = Scanner()
     s.close()

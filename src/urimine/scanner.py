@@ -916,9 +916,10 @@ def _unclosed_from(text: bytes) -> int:
 
     Every branch then needs the end of the text (``\\Z``). A candidate's ends in
     ``[^<>]*+``, so only the last "<" may open one; a 1993 URN (seed 000 3.3) may hold a
-    raw "<" but no white space and, with no "\\" to escape one, at most three more
-    colons after "<urn:". Text of unfinished 1993 URNs (``<URN:a:b:`` repeated, no
-    ">" in a block) would otherwise cost the pattern some 160 ns at each "<". This
+    raw "<" (and white space, where it is wrapped in its brackets) but, with no "\\" to
+    escape one, at most three more colons after "<urn:". Text of unfinished 1993 URNs
+    (``<URN:a:b:`` repeated, no ">" in a block) would otherwise cost the pattern some
+    160 ns at each "<". This
     restates the branches of :attr:`rules.SchemeWords.angle`: a change to them changes
     it (tests/test_fast_paths.py compares it with the plain search)."""
     last = text.rfind(b"<")
@@ -929,11 +930,7 @@ def _unclosed_from(text: bytes) -> int:
         colon = text.rfind(b":", 0, colon)
         if colon < 0:
             return 0
-    space = max(map(text.rfind, _SPACES))
-    return max(0, min(last, max(colon, space) - len(b"<urn")))
-
-
-_SPACES = tuple(bytes([c]) for c in b" \t\n\r\f\v")  # \s of a bytes pattern
+    return max(0, min(last, colon - len(b"<urn")))
 
 
 # "<name:" where a "<" is decided by the name and what follows its colon only: not

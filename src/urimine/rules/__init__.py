@@ -197,8 +197,15 @@ _LEGACY_PART = r"[^\\>\s:]*+(?:\\[^\r\n][^\\>\s:]*+)*+"  # (escapes unrolled: on
 LEGACY_SHAPE = regex.compile(rf"<[Uu][Rr][Nn]:(?:{_LEGACY_PART}:){{3}}{_LEGACY_PART}>")
 # After "<URN:", what the prefilters need for a 1993 URN, in one pass: at most three
 # colons (a superset of the shape), then ">" or the end of the text searched (a
-# window's or a block's end) within it.
-_LEGACY_AHEAD = rf"(?:{_LEGACY_PART}:){{0,3}}+{_LEGACY_PART}(?:>|\\?\Z)"
+# window's or a block's end) within it. Its parts may hold white space and line ends:
+# the angle rule reads a 1993 URN wrapped in its brackets without them (Appendix E,
+# LEGACY_WRAPPED_HEAD); an escape may be of any character (a superset again).
+_LEGACY_PART_SPACED = r"[^\\>:]*+(?:\\(?s:.)[^\\>:]*+)*+"
+_LEGACY_AHEAD = rf"(?:{_LEGACY_PART_SPACED}:){{0,3}}+{_LEGACY_PART_SPACED}(?:>|\\?\Z)"
+LEGACY_WRAPPED_HEAD = re.compile(r"[Uu][Rr][Nn]:(?:[Aa][Ss][Cc][Ii][Ii])?:")
+"""How a 1993 URN wrapped in its brackets starts, white space only after it (seed 000
+3.3: "<URN:", then the encoding, empty or "ascii", and its colon, as a scanner of hits
+only asks before _LEGACY_AHEAD): where the angle rule reads one, the prefilters stop."""
 _TRAIL = frozenset(".,;:!?'\"")
 OTHER_TRAIL = (
     r"\u037e\u0387\u055c-\u055e\u0589\u060c\u061b\u061f\u06d4\u0701-\u0705\u07f8\u07f9"

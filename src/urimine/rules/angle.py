@@ -19,6 +19,7 @@ from urimine.rules import (
     _WS,
     _XML_NAME,
     LEGACY_SHAPE,
+    LEGACY_WRAPPED_HEAD,
     Candidate,
     Config,
     Pending,
@@ -221,6 +222,20 @@ def _angle_candidate(
     if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
         # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
         return None
+    if (
+        spaced
+        and scheme == "urn"
+        and context == "angle"
+        and "legacy-urn" in cfg.rules
+        and LEGACY_WRAPPED_HEAD.match(content)
+    ):
+        # Seed 000's 1993 form wrapped over lines (its own rule, _legacy_urn, reads one
+        # line): white space inside the brackets is ignored (Appendix E), and the
+        # brackets are its own. Only with "<URN:" and the encoding written together,
+        # where the prefilters of a scanner of hits only look for one.
+        legacy = f"<{uri}>"
+        if check_legacy_urn(legacy) is None:
+            return Candidate(start, end, "legacy-urn", legacy, "urn-legacy", "urn")
     found = _validate(cfg, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
