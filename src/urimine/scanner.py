@@ -919,9 +919,9 @@ def _unclosed_from(text: bytes) -> int:
     raw "<" (and white space, where it is wrapped in its brackets) but, with no "\\" to
     escape one, at most three more colons after "<urn:". Text of unfinished 1993 URNs
     (``<URN:a:b:`` repeated, no ">" in a block) would otherwise cost the pattern some
-    160 ns at each "<". This
-    restates the branches of :attr:`rules.SchemeWords.angle`: a change to them changes
-    it (tests/test_fast_paths.py compares it with the plain search)."""
+    160 ns at each "<". This restates the branches of :attr:`rules.SchemeWords.angle`:
+    a change to them changes it (tests/test_fast_paths.py compares it with the plain
+    search)."""
     last = text.rfind(b"<")
     if b"\\" in text:
         return 0
