@@ -278,7 +278,6 @@ class Scanner:
                     if res is None:
                         break
                 floor = pos
-                self._floor = base + pos
                 continue
             if res is None:
                 miss(i)
@@ -303,7 +302,7 @@ class Scanner:
                 if res.too_long:
                     self._skip_to_space = True
             pos = floor = res.end
-            self._floor = base + pos
+        self._floor = max(self._floor, base + floor)  # (the local one, put back once)
         self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
         self._retain(buf, pos, stalled, final)
         cfg.forget_text()
