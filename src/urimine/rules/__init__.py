@@ -202,10 +202,6 @@ LEGACY_SHAPE = regex.compile(rf"<[Uu][Rr][Nn]:(?:{_LEGACY_PART}:){{3}}{_LEGACY_P
 # LEGACY_WRAPPED_HEAD); an escape may be of any character (a superset again).
 _LEGACY_PART_SPACED = r"[^\\>:]*+(?:\\(?s:.)[^\\>:]*+)*+"
 _LEGACY_AHEAD = rf"(?:{_LEGACY_PART_SPACED}:){{0,3}}+{_LEGACY_PART_SPACED}(?:>|\\?\Z)"
-LEGACY_WRAPPED_HEAD = re.compile(r"[Uu][Rr][Nn]:(?:[Aa][Ss][Cc][Ii][Ii])?:")
-"""How a 1993 URN wrapped in its brackets starts, white space only after it (seed 000
-3.3: "<URN:", then the encoding, empty or "ascii", and its colon, as a scanner of hits
-only asks before _LEGACY_AHEAD): where the angle rule reads one, the prefilters stop."""
 _TRAIL = frozenset(".,;:!?'\"")
 OTHER_TRAIL = (
     r"\u037e\u0387\u055c-\u055e\u0589\u060c\u061b\u061f\u06d4\u0701-\u0705\u07f8\u07f9"
@@ -605,6 +601,12 @@ def _encoding(nocase: bool) -> str:
         letter = f"[{c}{c.upper()}]" if nocase else c
         node = rf"(?:\Z|{letter}{node})"
     return f":|{node}"
+
+
+LEGACY_WRAPPED_HEAD = re.compile(rf"[Uu][Rr][Nn]:(?:{_encoding(nocase=True)})")
+"""How a 1993 URN wrapped in its brackets starts, white space only after it: "<URN:"
+and its encoding, as the prefilters of a scanner of hits only ask for it before
+_LEGACY_AHEAD (the same pattern, so the angle rule reads one only where they stop)."""
 
 
 SEEN_MAX = 4096

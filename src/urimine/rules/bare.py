@@ -115,7 +115,7 @@ _FAST_OPAQUE = re.compile(
 )
 # White space (what _FAST_END accepts after a URI), then a word of scheme characters
 # from a letter (no longer than a scheme at_colon takes), and its colon.
-_TRAIN = re.compile(r"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{0,62}+):")
+_TRAIN = re.compile(rf"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{{0,{_SCHEME_MAX - 1}}}+):")
 # Characters before the scheme that a rule looks at, which rule out the common case: a
 # quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
 # "_" (_trim). ("URL:" is checked apart.) After "(" or "[" the general path cuts at the
@@ -429,9 +429,8 @@ def _hyphen_join(
         start = _piece_start(buf, first_end, end, gap)
         if end < stop:
             last_start, e = start, end
-        elif start > first_end:  # given back: the piece before it ends its break's start
-            e = buf.rindex("-", first_end - 1, start) + 1
-            last_start = _piece_start(buf, first_end, e, gap)
+        elif start > first_end:  # given back: the piece before it is the last
+            e, last_start = _piece_before(buf, first_end, start, gap)
     while buf[e - 1] == "-":
         g = gap.match(buf, e)
         if g is None:
@@ -466,6 +465,14 @@ def _piece_start(buf: str, first_end: int, end: int, gap: re.Pattern[str]) -> in
     found = gap.match(buf, k)
     assert found is not None  # (the chain matched this break)
     return found.end()
+
+
+def _piece_before(buf: str, first_end: int, start: int, gap: re.Pattern[str]) -> tuple[int, int]:
+    """The piece of a hyphen chain before the one that starts at *start* (the first
+    piece ends at *first_end*), where a piece that reaches the length bound is given
+    back: where it ends (its hyphen, before the break) and where it starts."""
+    end = buf.rindex("-", first_end - 1, start) + 1
+    return end, _piece_start(buf, first_end, end, gap)
 
 
 # Runs that _trim drops at once, matched in the URI reversed: sentence punctuation and
@@ -633,12 +640,11 @@ def _urn_join(
         ):
             return Pending  # more text could add a piece or extend the last
     gap = _hyphen_gap(depth)
+    start = _piece_start(buf, e, end, gap)
     if end - s >= cfg.max_len:  # (the first piece is shorter: past e)
         # The last piece reaches the bound: given back, the chain ends with the one
-        # before it (at the hyphen before its break).
-        start = _piece_start(buf, e, end, gap)
-        end = buf.rindex("-", e - 1, start) + 1
+        # before it.
+        end, start = _piece_before(buf, e, start, gap)
     if end == e:
         return None
-    start = _piece_start(buf, e, end, gap)
     return join_breaks(buf[s:end], depth, False), buf[start:end], end
