@@ -819,16 +819,22 @@ def test_near_stops_is_the_first_position_without_a_stop_in_reach(
 
 
 @pytest.mark.parametrize("max_len", [16, 100, 8192])
-def test_hits_only_scan_passes_over_the_reserved_nid_only_where_it_is_not_too_long(
-    max_len: int,
+@pytest.mark.parametrize("head", ["urn:urn:x", "urn:ab:%00", "URN:a-b:x%41.%00", "urn:ab:%00-"])
+def test_hits_only_scan_passes_over_rejected_urns_only_where_they_are_not_too_long(
+    max_len: int, head: str
 ) -> None:
-    """ "urn:urn:" (seed 003 2.1: the NID "urn" is reserved, the URN check rejects it): a
-    scanner of hits only passes over it where a stop character comes within the bound,
-    not where the URN may be too long, which the rule rejects as such and goes on after
-    the next white space, past a URI in the run."""
+    """ "urn:urn:" (seed 003 2.1: the NID "urn" is reserved) and "%00" in the NSS (2.5.3:
+    not even percent-encoded), which the URN check rejects: a scanner of hits only
+    passes over them where a stop character comes within the bound, not where the URN
+    may be too long, which the rule rejects as such and goes on after the next white
+    space, past a URI in the run."""
     dense = "x:x " * 300 + "\n"
-    long_urn = "urn:urn:" + "a" * max_len  # (too long; its run goes on after the "/")
-    for run in ("urn:urn:x http://x.example/ y", long_urn + "/http://x.example/ y"):
+    long_urn = head + "a" * max_len  # (too long; its run goes on after the "/")
+    for run in (
+        head + " http://x.example/ y",
+        head + "\nhttp://x.example/ y",
+        long_urn + "/http://x.example/ y",
+    ):
         text = dense + (run + "\n") * 3 + dense
         everything = scan([text], rejections=True, max_candidate_len=max_len)
         assert scan([text], max_candidate_len=max_len) == [

@@ -58,7 +58,7 @@ _STOP_SEARCH = R.STOP_CHAR.search
 _ASCII_STOP_SEARCH = re.compile(R.ASCII_STOP).search
 _LT_SEARCH = R.LT_TRIGGER.search
 _URN_START = R.URN_START.match
-_RESERVED_NID = R.RESERVED_NID.match
+_REJECTED_URN = R.REJECTED_URN.match
 _DENSE_MISSES = 32  # this many fruitless triggers ...
 _DENSE_GAP = 32  # ... at most this far apart on average switch to the prefilter
 _COLON_GAP = 128  # (colons: this far; a Python step per colon costs about 2 us)
@@ -670,16 +670,17 @@ class _Triggers:
     def _no_urn_at(self, k: int) -> bool:
         """Whether no URN in text may stand at the "urn:" at *k*, so that the URN rule
         can only reject it and a scanner of hits only may pass over it: no NID, its
-        colon and an NSS there (seed 003 2.1, 2.2: BAD_NID), or only the NID "urn",
-        which 2.1 reserves (the URN check rejects it), where a stop character comes
-        within reach: a URN holds none, so it is not too long (a too-long one ends the
-        scan at the next white space, past any URI in its run). ``urn:urn:`` repeated
-        cost a rejection each: 0.5 MB/s. The leaps' patterns ask less: what an NID
-        starts with (see rules._scheme_words)."""
+        colon and an NSS there (seed 003 2.1, 2.2: BAD_NID), or one the URN check
+        rejects whatever follows (rules.REJECTED_URN: the NID "urn", which 2.1
+        reserves; "%00" early in the NSS, 2.5.3), where a stop character comes within
+        reach: a URN holds none, so it is not too long (a too-long one ends the scan at
+        the next white space, past any URI in its run). ``urn:urn:`` repeated cost a
+        rejection each: 0.5 MB/s; ``urn:ab:%00`` 1.4 MB/s. The leaps' patterns ask
+        less: what an NID starts with (see rules._scheme_words)."""
         buf = self.buf
         if _URN_START(buf, k) is None:  # (the head of the URN pattern and one pchar)
             return True
-        return _RESERVED_NID(buf, k) is not None and self._stop_in_reach(k + 3)
+        return _REJECTED_URN(buf, k) is not None and self._stop_in_reach(k + 3)
 
     def _leap(self, pos: int) -> int:
         """Pass over dense text up to the last colon before one a rule might take.

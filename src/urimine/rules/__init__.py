@@ -176,7 +176,8 @@ _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 # at a character of the excluded set (2.5.3), which the pchar class leaves out.
 _PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
 _QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
-_URN_HEAD_SOURCE = r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
+_NID_COLON = r"[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]:"
+_URN_HEAD_SOURCE = r"[Uu][Rr][Nn]:" + _NID_COLON
 _URN_NSS_SOURCE = rf"({_PCHAR}+)(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
 # A URN in text is the two, matched apart (rules.bare._urn_end): "urn:", the NID and its
 # colon; the NSS (its pchars, group 1), query and fragment. And whether one stands at
@@ -184,9 +185,16 @@ _URN_NSS_SOURCE = rf"({_PCHAR}+)(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
 _URN_HEAD = re.compile(_URN_HEAD_SOURCE)
 _URN_NSS = re.compile(_URN_NSS_SOURCE)
 URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
-RESERVED_NID = re.compile(r"[Uu][Rr][Nn]:[Uu][Rr][Nn]:")
-"""The NID "urn", which seed 003 2.1 reserves ("MUST NOT be used": check_urn rejects
-it)."""
+# An NSS with "%00" among its first characters (seed 003 2.5.3: no NUL, not even
+# percent-encoded; check_urn rejects it). Only so near its start, a bounded test: it is
+# asked at each "urn:" of a run, and one may stand in another's NSS ("urn:ab:urn:ab:").
+# A "%00" cannot be trimmed off (its last "0" is no punctuation), nor stand in a piece
+# joined after a hyphen: a first piece the check rejects is not joined (_urn_text).
+_NUL_SOON = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%(?!00)[0-9A-Fa-f]{2}){0,32}+%00"
+REJECTED_URN = re.compile(rf"[Uu][Rr][Nn]:(?:[Uu][Rr][Nn]:|{_NID_COLON}{_NUL_SOON})")
+"""A URN in text that the URN check rejects whatever follows, where it is not too long:
+the NID "urn", which seed 003 2.1 reserves ("MUST NOT be used"), or "%00" early in the
+NSS (2.5.3)."""
 # seed 000 3.3: "<URN:" ... ">" with "\" escaping ":", ">", "\" and space.
 _LEGACY_SPAN = regex.compile(r"<[Uu][Rr][Nn]:(?:\\[^\r\n]|[^\\>\s]){1,1024}>")
 # Its shape (seed 000 3.3, 5): after "<URN:" four components three colons apart, no
@@ -406,18 +414,19 @@ def _dense_source(
 
 # What a URN in text starts with after "urn:": an NID, its colon and a pchar of the NSS
 # (seed 003 2.1, 2.2); without one the URN rule rejects at once (BAD_NID).
-_URN_AFTER = rf"[A-Za-z0-9][A-Za-z0-9\-]{{0,30}}[A-Za-z0-9]:{_PCHAR}"
+_URN_AFTER = _NID_COLON + _PCHAR
 
 
 def _no_urn_after(near_stops: bool) -> str:
     """After the colon of "urn:", for a scanner of hits only: that no URN in text may
     stand there, as the dense loop asks it (scanner._Triggers._no_urn_at), in C: no NID,
     colon and pchar; with *near_stops* (a stop within reach: the URN is not too long),
-    or the reserved NID "urn" (2.1: the URN check rejects it). Only before what an NID
-    starts with: the leaps pass over the rest ("urn:a:urn:a:") faster than the dense
-    search would, and their patterns find no "urn" there (_NID_BEFORE). Nor where the
-    text searched ends within the 36 characters that tell: it may go on."""
-    nid = rf"(?![Uu][Rr][Nn]:){_URN_AFTER}" if near_stops else _URN_AFTER
+    or one the URN check rejects whatever follows (REJECTED_URN: the reserved NID
+    "urn", 2.1; "%00" early in the NSS, 2.5.3). Only before what an NID starts with:
+    the leaps pass over the rest ("urn:a:urn:a:") faster than the dense search would,
+    and their patterns find no "urn" there (_NID_BEFORE). Nor where the text searched
+    ends within the 36 characters that tell: it may go on."""
+    nid = rf"(?![Uu][Rr][Nn]:){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}" if near_stops else _URN_AFTER
     return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{nid})"
 
 
