@@ -191,7 +191,8 @@ URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
 # A "%00" cannot be trimmed off (its last "0" is no punctuation), nor stand in a piece
 # joined after a hyphen: a first piece the check rejects is not joined (_urn_text).
 _NUL_SOON = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%(?!00)[0-9A-Fa-f]{2}){0,32}+%00"
-REJECTED_URN = re.compile(rf"[Uu][Rr][Nn]:(?:[Uu][Rr][Nn]:|{_NID_COLON}{_NUL_SOON})")
+_RESERVED_NID = r"[Uu][Rr][Nn]:"  # (and its colon)
+REJECTED_URN = re.compile(rf"[Uu][Rr][Nn]:(?:{_RESERVED_NID}|{_NID_COLON}{_NUL_SOON})")
 """A URN in text that the URN check rejects whatever follows, where it is not too long:
 the NID "urn", which seed 003 2.1 reserves ("MUST NOT be used"), or "%00" early in the
 NSS (2.5.3)."""
@@ -426,7 +427,8 @@ def _no_urn_after(near_stops: bool) -> str:
     the leaps pass over the rest ("urn:a:urn:a:") faster than the dense search would,
     and their patterns find no "urn" there (_NID_BEFORE). Nor where the text searched
     ends within the 36 characters that tell: it may go on."""
-    nid = rf"(?![Uu][Rr][Nn]:){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}" if near_stops else _URN_AFTER
+    # (REJECTED_URN's two parts, the second with its NID matched once)
+    nid = rf"(?!{_RESERVED_NID}){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}" if near_stops else _URN_AFTER
     return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{nid})"
 
 
