@@ -73,10 +73,10 @@ def _general_path_only() -> Iterator[None]:
     """Every candidate decided afresh by the rule-by-rule path (the stand-ins of
     tests/test_fast_paths.py for each shortcut, memo and chain read again; no run end
     nor bracket count kept for the candidates after it)."""
-    saved = (bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN)
+    saved = (bare._FAST, angle._plain, bare._DELIMITED_LEN)
     chain_end, joined = bare.chain_end, bare.joined
     kept = bare._RUN_KEPT, brackets._COUNTED
-    bare._FAST_BARE = bare._FAST_OPAQUE = fast._NEVER
+    bare._FAST = fast._NEVER
     angle._plain = lambda *args: None  # type: ignore[assignment]
     bare._DELIMITED_LEN = -1
     bare.chain_end, bare.joined = fast._chain_unread, fast._joined_afresh
@@ -84,7 +84,7 @@ def _general_path_only() -> Iterator[None]:
     try:
         yield
     finally:
-        bare._FAST_BARE, bare._FAST_OPAQUE, angle._plain, bare._DELIMITED_LEN = saved
+        bare._FAST, angle._plain, bare._DELIMITED_LEN = saved
         bare.chain_end, bare.joined = chain_end, joined
         bare._RUN_KEPT, brackets._COUNTED = kept
 

@@ -1,9 +1,9 @@
 """The scanner's shortcuts are optimisations only: with them switched off (every
 candidate taking the general rule-by-rule path), the output is the same, field by field.
 
-The shortcuts are the one-match bare URIs of :mod:`urimine.rules.bare` (``_FAST_BARE``,
-with its precomputed dedup key, :func:`urimine.normalize.simple_uri_key`; and
-``_FAST_OPAQUE``, "mailto:a@b.example"), the plain
+The shortcuts are the one-match bare URIs of :mod:`urimine.rules.bare` (``_FAST``:
+"scheme://..." with its precomputed dedup key, :func:`urimine.normalize.simple_uri_key`,
+and opaque ones, "mailto:a@b.example"), the plain
 ``<scheme:...>`` of :mod:`urimine.rules.angle` (``_plain``), and the scanner's leaps over
 dense text whose colons follow no registered name (``scanner._Triggers._leap``). So are
 what the rules keep for the candidates after one (remembered decisions, hyphen chains,
@@ -39,8 +39,7 @@ _NEVER = re.compile(r"(?!)")
 def _both(text: str, monkeypatch: pytest.MonkeyPatch, **options: object) -> tuple[list, list]:
     fast = scan([text], rejections=True, **options)
     with monkeypatch.context() as m:
-        m.setattr(bare, "_FAST_BARE", _NEVER)
-        m.setattr(bare, "_FAST_OPAQUE", _NEVER)
+        m.setattr(bare, "_FAST", _NEVER)
         m.setattr(angle, "_plain", lambda *args: None)
         general = scan([text], rejections=True, **options)
     return fast, general

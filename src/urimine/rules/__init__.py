@@ -72,7 +72,7 @@ Delimited = tuple[str, tuple[Reason, str, int] | None]
 URI and why that is rejected (None: a URI)."""
 
 Shortcut = tuple[int, int, str, str, str, str]
-"""A URI decided in one match (the common cases, see the rules' ``_FAST_BARE`` and
+"""A URI decided in one match (the common cases, see the rules' ``_FAST`` and
 ``_plain``): ``(start, end, uri, context, scheme, key)``; its kind is "uri", and a
 ``key`` of "" is still to be computed."""
 
