@@ -62,8 +62,11 @@ _FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
 
 # A URI part may end in "-" where no line break follows (the hyphen rule joins only
-# across one, Appendix E): white space on the same line, then more text.
-_DASH_END = r"(?:-++(?=[ \t]++\S))?+"
+# across one, Appendix E): white space on the same line, then more text. (Here and in
+# the shortcut's patterns below, an optional part is written "(?:X|)", or "(?>X|)" for
+# "(?:X)?+": the same matches, without the engine's general repeat, which cost a match
+# of a common URI some 80 ns in its five optional parts, an eighth of the match.)
+_DASH_END = r"(?>-++(?=[ \t]++\S)|)"
 
 
 def _ending_well(chars: str) -> str:
@@ -87,8 +90,8 @@ def _ending_well(chars: str) -> str:
 # not end in what _trim drops or in a hyphen (but as _DASH_END allows), what _trim
 # drops, and white space.
 _FAST_QUERY_FRAGMENT = (
-    rf"(?:\?{_ending_well(_FAST_PATH_CHARS + '?')})?"
-    rf"(?:\#{_ending_well(_FAST_PATH_CHARS + '?')})?"
+    rf"(?:\?{_ending_well(_FAST_PATH_CHARS + '?')}|)"
+    rf"(?:\#{_ending_well(_FAST_PATH_CHARS + '?')}|)"
 )
 _FAST_END = r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S))(?=[ \t\r\n])"
 # The host likewise: a run of "-" and "." only before a character that may end it.
@@ -102,8 +105,8 @@ _FAST_END = r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S))(?=[ \t\r\n])"
 _FAST = re.compile(
     r":(?:(?=//)"
     rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
-    r"(?::(?P<port>[0-9]{1,4}))?"
-    rf"(?P<path>/{_ending_well(_FAST_PATH_CHARS)})?"
+    r"(?::(?P<port>[0-9]{1,4})|)"
+    rf"(?:(?P<path>/{_ending_well(_FAST_PATH_CHARS)})|)"
     rf"(?P<tail>{_FAST_QUERY_FRAGMENT}))"
     rf"|(?P<opaque>(?=[{_FAST_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_FAST_PATH_CHARS)}{_FAST_QUERY_FRAGMENT}))"
