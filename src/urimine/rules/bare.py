@@ -102,7 +102,7 @@ _FAST_END = r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S))(?=[ \t\r\n])"
 # fragment; its key is left to dedup_key. One pattern for both, its branches apart by
 # the character after the colon: one match a hit, where a second cost an opaque URI
 # some 0.1 us (a match is some 0.14 us before it reads a character).
-_FAST = re.compile(
+_FAST_SOURCE = (
     r":(?:(?=//)"
     rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
     r"(?::(?P<port>[0-9]{1,4})|)"
@@ -112,13 +112,18 @@ _FAST = re.compile(
     rf"{_ending_well(_FAST_PATH_CHARS)}{_FAST_QUERY_FRAGMENT}))"
     rf"{_FAST_END}"
 )
-# Its groups by number (a name is looked up at every call: this runs once per hit).
+# After a URI the shortcut took, the next one of a list of links in the same match
+# (rules.bare.next_shortcut): white space (what _FAST_END accepts after a URI), a word
+# of scheme characters from a letter (no longer than a scheme at_colon takes), and
+# what follows its colon. At the colon, the same with an empty group for the word:
+# both number their groups alike.
+_TRAIN = re.compile(rf"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{{0,{_SCHEME_MAX - 1}}}+){_FAST_SOURCE}")
+_FAST = re.compile("()" + _FAST_SOURCE)
+# Their groups by number (a name is looked up at every call: this runs once per hit).
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
 )
-# White space (what _FAST_END accepts after a URI), then a word of scheme characters
-# from a letter (no longer than a scheme at_colon takes), and its colon.
-_TRAIN = re.compile(rf"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{{0,{_SCHEME_MAX - 1}}}+):")
+assert all(_TRAIN.groupindex[name] == _FAST.groupindex[name] for name in _FAST.groupindex)
 # Characters before the scheme that a rule looks at, which rule out the common case: a
 # quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
 # "_" (_trim). ("URL:" is checked apart.) After "(" or "[" the general path cuts at the
@@ -204,8 +209,12 @@ def _shortcut(cfg: Config, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     :data:`_FAST` takes whole (an opaque one only for a scheme without authority), with
     its dedup key where it is cheap to know (``""``: left to dedup_key)."""
     fast = _FAST.match(buf, i, s + cfg.max_len)
-    if fast is None:
-        return None
+    return None if fast is None else _taken(fast, buf, s, scheme)
+
+
+def _taken(fast: re.Match[str], buf: str, s: int, scheme: str) -> Shortcut | None:
+    """The shortcut's URI that *fast* (of :data:`_FAST` or :data:`_TRAIN`) matched, its
+    scheme written from ``s``."""
     e = fast.end(_OPAQUE)
     if e >= 0:
         return None if scheme in AUTHORITY_SCHEMES else (s, e, buf[s:e], "bare", scheme, "")
@@ -229,15 +238,17 @@ def next_shortcut(cfg: Config, buf: str, pos: int) -> Shortcut | None:
     None. What :func:`at_colon` returns at that colon, the next trigger, without finding
     it and the scheme the general way: the scheme is the whole word after the white
     space, and the white space is nothing a rule before a scheme reads (no quote, and
-    no ``URL:`` or ``URL: ``: the shortcut's URI does not end in a colon)."""
-    m = _TRAIN.match(buf, pos)
+    no ``URL:`` or ``URL: ``: the shortcut's URI does not end in a colon). One match
+    finds the word and takes the URI (:data:`_TRAIN`), within the length bound from
+    ``pos`` (a URI the bound from its scheme would allow but this cuts is left to the
+    colon rule, which takes it)."""
+    m = _TRAIN.match(buf, pos, pos + cfg.max_len)
     if m is None:
         return None
     scheme = m.group(1).lower()
     if scheme == "urn" or scheme not in cfg.schemes:
         return None
-    s, i = m.span(1)
-    return _shortcut(cfg, buf, i, s, scheme)
+    return _taken(m, buf, m.start(1), scheme)
 
 
 def colon_can_take(cfg: Config, scheme: str) -> bool:
