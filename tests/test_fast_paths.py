@@ -979,6 +979,45 @@ def test_leap_alarms_are_the_first_names_a_rule_might_take(block: bytes) -> None
     assert rules_module.long_run(block, len(block)) == bool(re.search(rb"[a-z0-9+.\-]{64}", block))
 
 
+_URN_BLOCK_PIECES = st.sampled_from(
+    [
+        *(b"urn:", b"urn", b"ab", b"a", b"x-", b"-", b".", b":", b" ", b"%00", b"%0"),
+        *(b"%41", b"?", b"/", b"e.g.", b"b" * 30, b"\n"),
+    ]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_URN_BLOCK_PIECES, max_size=40).map(b"".join), st.booleans())
+@example(b"urn:urn:x " + b"b" * 40, True)
+@example(b"x urn:ab:%00 " + b"b" * 40 + b" e.g.urn:ab:%00 " + b"b" * 40, True)
+@example(b"urn:ab: urn:x- " + b"b" * 40 + b" urn:", False)
+def test_masked_urns_are_those_no_urn_in_text_may_stand_at(block: bytes, short: bool) -> None:
+    """A leap masks ("urn~") each "urn:" not after a scheme character where no URN in
+    text may stand (seed 003 2.1, 2.2), or, in a block of short runs, where the URN
+    check rejects it whatever follows (the reserved NID "urn", 2.1; "%00" early in the
+    NSS, 2.5.3): what the dense loop of a scanner of hits only passes over; and also
+    each such "urn:" before what starts no NID, which the leaps' patterns never take
+    for a name. Only where the 36 characters that tell are there (the text may go on
+    past the block). No other byte changes."""
+    text = block.decode("ascii")
+    expected = bytearray(block)
+    for k in (m.start() for m in re.finditer(rb"urn:", block)):
+        if k and block[k - 1 : k] in b"abcdefghijklmnopqrstuvwxyz0123456789+.-":
+            continue  # (the end of a longer word: the rules decide it)
+        if len(block) - (k + 4) < 36:
+            continue  # (the text may go on)
+        if re.match(rb"[a-z0-9][a-z0-9\-]", block[k + 4 :]) is None:
+            expected[k + 3] = ord("~")
+        else:
+            stands = rules_module.URN_START.match(text, k) is not None
+            if short and rules_module.REJECTED_URN.match(text, k) is not None:
+                stands = False
+            if not stands:
+                expected[k + 3] = ord("~")
+    assert rules_module.mask_fruitless_urns(block, short) == bytes(expected)
+
+
 # Pieces of markup, code and mail dense with "<" and ":": XML names (of unregistered
 # and registered prefixes), tags with attributes, unregistered schemes with and without
 # white space inside brackets, quoted lines, URL: prefixes, legacy URNs; tags that share
