@@ -427,9 +427,15 @@ def _no_urn_after(near_stops: bool) -> str:
     the leaps pass over the rest ("urn:a:urn:a:") faster than the dense search would,
     and their patterns find no "urn" there (_NID_BEFORE). Nor where the text searched
     ends within the 36 characters that tell: it may go on."""
-    # (REJECTED_URN's two parts, the second with its NID matched once)
-    nid = rf"(?!{_RESERVED_NID}){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}" if near_stops else _URN_AFTER
-    return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{nid})"
+    return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{_urn_stands(near_stops)})"
+
+
+def _urn_stands(near_stops: bool) -> str:
+    """After "urn:": a URN in text may stand there (an NID, its colon and a pchar); with
+    *near_stops*, not one REJECTED_URN finds (its two parts, the NID matched once)."""
+    if near_stops:
+        return rf"(?!{_RESERVED_NID}){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}"
+    return _URN_AFTER
 
 
 def _urn_may_stand(near_stops: bool) -> str:
@@ -451,8 +457,8 @@ def _lowered(source: str) -> bytes:
 # of a longer word, which the rules decide), or where a URN in text may stand. (And
 # those within the 36 characters that tell of the block's end: the text may go on.)
 def _urn_kept(near_stops: bool) -> re.Pattern[bytes]:
-    nid = rf"(?![Uu][Rr][Nn]:){_NID_COLON}(?!{_NUL_SOON}){_PCHAR}" if near_stops else _URN_AFTER
-    return re.compile(_lowered(rf"[Uu][Rr][Nn]:(?:(?<=[A-Za-z0-9+.\-][Uu][Rr][Nn]:)|(?={nid}))"))
+    stands = _urn_stands(near_stops)
+    return re.compile(_lowered(rf"[Uu][Rr][Nn]:(?:(?<=[A-Za-z0-9+.\-][Uu][Rr][Nn]:)|(?={stands}))"))
 
 
 _URN_KEPT = _urn_kept(False)
