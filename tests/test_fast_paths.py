@@ -1628,6 +1628,10 @@ def _every_way(text: str, rejections: bool, max_len: int) -> list[list]:
 @example("tel:1 urn:isbn:1 tel:2 ab:c tel:3\n x:y", 8192, False)  # a URN, unregistered words
 @example("http://a.example/x\n\nhttp://b.example/y\r\n http://c.example/z\n", 8192, True)
 @example("http://a.example/x http://b.example/y/zzzzzzzzzz", 30, False)  # the bound
+# The train's bound is from the white space's start: a URI it cuts goes the loop's way,
+# and one longer than the bound is rejected as too long, never taken.
+@example("http://a.example/x" + " " * 25 + "http://b.example/yy tel:1 ", 40, False)
+@example("http://a.example/x http://b.example/" + "y" * 40 + " tel:1 ", 40, True)
 @example("tel:1 HTTP://A.example:80/./b tel:2 http://x/%41 tel:3", 8192, False)  # the keys
 def test_lists_of_links_change_nothing(text: str, max_len: int, rejections: bool) -> None:
     """The train (Scanner._train: after a bare URI the shortcut took, the next one tried
