@@ -249,10 +249,10 @@ class Scanner:
                     if s > lo:
                         if lo < 0:
                             lo = 0
-                        count = buf.count("\n", lo, s)
-                        if count:
-                            lc_line += count
-                            lc_line_start = base + buf.rindex("\n", lo, s) + 1
+                        nl = buf.rfind("\n", lo, s)
+                        if nl >= 0:
+                            lc_line += buf.count("\n", lo, nl) + 1
+                            lc_line_start = base + nl + 1
                         lc_pos = base + s
                     out.append(
                         _new_hit(
@@ -366,10 +366,12 @@ class Scanner:
         if upto <= lo:
             return
         lo = max(lo, 0)
-        count = buf.count("\n", lo, upto)
-        if count:
-            self._lc_line += count
-            self._lc_line_start = self._base + buf.rindex("\n", lo, upto) + 1
+        # The last line break first (memrchr), then the count only before it: none on
+        # the way (hits on one line) costs one search, and the count stops short.
+        k = buf.rfind("\n", lo, upto)
+        if k >= 0:
+            self._lc_line += buf.count("\n", lo, k) + 1
+            self._lc_line_start = self._base + k + 1
         self._lc_pos = self._base + upto
 
 
