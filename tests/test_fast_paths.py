@@ -30,6 +30,7 @@ from urimine import scanner as scanner_module
 from urimine.normalize import dedup_key, normalize_uri, simple_uri_key
 from urimine.rules import angle, bare, brackets, chains
 from urimine.schemes import AUTHORITY_SCHEMES
+from urimine.urn import check_urn
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpora"
@@ -1654,3 +1655,28 @@ def test_lists_of_links_take_the_train() -> None:
         (f"https://w{i}.example.org/a/{i}/index.html?q={i}", i + 1, 1) for i in range(50)
     ]
     assert calls == [1]  # the first; the rest by the train
+
+
+_URN_TEXT_PIECES = st.sampled_from(
+    [
+        *("urn:", "URN:", "urn", "ab", "a-b", "x", "0", ":", "%00", "%0", "%41", "%"),
+        *("-", ".", "/", "?", "#", "?+r", "?=q", ")", "'", " ", "\n", "-\n", "b" * 33),
+    ]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_URN_TEXT_PIECES, max_size=12).map("".join))
+@example("urn:urn:x")
+@example("urn:ab:%00")
+@example("URN:a-b:%41.x%00?=q#f")
+@example("urn:ab:x?=q%00 urn:ab:x#%00")  # (a "%00" past the NSS is allowed)
+def test_a_rejected_urn_is_rejected_whatever_follows(text: str) -> None:
+    """Where rules.REJECTED_URN matches (the reserved NID "urn", seed 003 2.1; "%00" early
+    in the NSS, 2.5.3), the URN check rejects every URN that starts there and reaches
+    past the match, whatever follows: what lets a scanner of hits only pass over it."""
+    for k in (m.start() for m in re.finditer("(?i)urn:", text)):
+        m = rules_module.REJECTED_URN.match(text, k)
+        if m is not None:
+            for end in range(m.end(), len(text) + 1):
+                assert check_urn(text[k:end]) is not None, text[k:end]
