@@ -416,6 +416,12 @@ def _dense_source(
 # What a URN in text starts with after "urn:": an NID, its colon and a pchar of the NSS
 # (seed 003 2.1, 2.2); without one the URN rule rejects at once (BAD_NID).
 _URN_AFTER = _NID_COLON + _PCHAR
+_NID_TELLS = 36
+"""How many characters after "urn:" tell whether a URN may stand there: an NID of at
+most 32, its colon and an escape of three."""
+_URN_IN_WORD = r"[A-Za-z0-9+.\-][Uu][Rr][Nn]:"
+""""urn:" after a scheme character, the end of a longer word ("e.g.urn:", "1urn:"),
+which the rules decide: never passed over as "urn" alone."""
 
 
 def _no_urn_after(near_stops: bool) -> str:
@@ -427,7 +433,7 @@ def _no_urn_after(near_stops: bool) -> str:
     the leaps pass over the rest ("urn:a:urn:a:") faster than the dense search would,
     and their patterns find no "urn" there (_NID_BEFORE). Nor where the text searched
     ends within the 36 characters that tell: it may go on."""
-    return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{36}})(?!{_urn_stands(near_stops)})"
+    return rf"(?=[A-Za-z0-9][A-Za-z0-9\-])(?=(?s:.){{{_NID_TELLS}}})(?!{_urn_stands(near_stops)})"
 
 
 def _urn_stands(near_stops: bool) -> str:
@@ -443,7 +449,7 @@ def _urn_may_stand(near_stops: bool) -> str:
     scheme character before it: "e.g.urn:" and "1urn:" are left to the rules) after
     which no URN may stand (:func:`_no_urn_after`). ``urn:urn:x `` repeated cost a
     Python step each (2.8 MB/s)."""
-    alone = r"(?<![A-Za-z0-9+.\-][Uu][Rr][Nn]:)(?<=[Uu][Rr][Nn]:)"
+    alone = rf"(?<!{_URN_IN_WORD})(?<=[Uu][Rr][Nn]:)"
     return rf"(?!{alone}{_no_urn_after(near_stops)})"
 
 
@@ -458,12 +464,12 @@ def _lowered(source: str) -> bytes:
 # those within the 36 characters that tell of the block's end: the text may go on.)
 def _urn_kept(near_stops: bool) -> re.Pattern[bytes]:
     stands = _urn_stands(near_stops)
-    return re.compile(_lowered(rf"[Uu][Rr][Nn]:(?:(?<=[A-Za-z0-9+.\-][Uu][Rr][Nn]:)|(?={stands}))"))
+    return re.compile(_lowered(rf"[Uu][Rr][Nn]:(?:(?<={_URN_IN_WORD})|(?={stands}))"))
 
 
 _URN_KEPT = _urn_kept(False)
 _URN_KEPT_SHORT = _urn_kept(True)
-_URN_TELLS = 36 + len("urn:")
+_URN_TELLS = _NID_TELLS + len("urn:")
 _COLON = ord(":")
 
 
