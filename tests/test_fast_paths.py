@@ -1680,3 +1680,10 @@ def test_a_rejected_urn_is_rejected_whatever_follows(text: str) -> None:
         if m is not None:
             for end in range(m.end(), len(text) + 1):
                 assert check_urn(text[k:end]) is not None, text[k:end]
+
+
+def test_the_train_and_the_shortcut_number_their_groups_alike() -> None:
+    """rules.bare._shortcut reads a match of either by the same group numbers: each is
+    one group (the train's scheme, empty at the colon), then the shortcut's pattern."""
+    assert bare._TRAIN.groupindex == bare._FAST.groupindex
+    assert bare._TRAIN.groups == bare._FAST.groups

@@ -123,7 +123,6 @@ _FAST = re.compile("()" + _FAST_SOURCE)
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
 )
-assert all(_TRAIN.groupindex[name] == _FAST.groupindex[name] for name in _FAST.groupindex)
 # Characters before the scheme that a rule looks at, which rule out the common case: a
 # quote (quote rule), "{" (its closer ends the run: left to the general path), "*" and
 # "_" (_trim). ("URL:" is checked apart.) After "(" or "[" the general path cuts at the
