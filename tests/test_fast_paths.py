@@ -818,6 +818,32 @@ def test_near_stops_is_the_first_position_without_a_stop_in_reach(
         assert got == first_far
 
 
+def _nid_colon_end(text: str, start: int) -> int | None:
+    """Where seed 003 2.1's NID and its colon end, read at *start* by hand:
+    ``(ALPHA / DIGIT) 0*30(ALPHA / DIGIT / "-") (ALPHA / DIGIT)``, then ":"."""
+    end = start
+    while end < len(text) and end - start < 33 and (text[end].isalnum() or text[end] == "-"):
+        end += 1
+    run = text[start:end]
+    if not (2 <= len(run) <= 32 and run.isascii() and end < len(text) and text[end] == ":"):
+        return None
+    return end + 1 if run[0] != "-" and run[-1] != "-" else None
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="aZ9-:", max_size=40))
+@example("a" * 32 + ":")
+@example("a" * 33 + ":")
+@example("a" * 31 + "-:")
+def test_a_urn_head_is_seed_003s_nid_and_colon(rest: str) -> None:
+    """The head of a URN in text the rules read ("urn:", the NID, its colon) ends where
+    the NID of seed 003 2.1 does, at most 32 letters, digits and hyphens, neither first
+    nor last a hyphen."""
+    text = "urn:" + rest
+    head = rules_module._URN_HEAD.match(text)
+    assert (head.end() if head else None) == _nid_colon_end(text, 4)
+
+
 @pytest.mark.parametrize("max_len", [16, 100, 8192])
 @pytest.mark.parametrize("head", ["urn:urn:x", "urn:ab:%00", "URN:a-b:x%41.%00", "urn:ab:%00-"])
 def test_hits_only_scan_passes_over_rejected_urns_only_where_they_are_not_too_long(
