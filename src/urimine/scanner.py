@@ -976,16 +976,16 @@ def _alarms(back: bytes, since: int, pattern: re.Pattern[bytes], offset: int) ->
     last; *back* is the block reversed (see :func:`_first_alarm`), none before index
     *since*."""
     n = len(back) + offset
-    return [n - m.end(1) for m in pattern.finditer(back, since)]
+    return [n - m.end() for m in pattern.finditer(back, since)]
 
 
 def _first_alarm(back: bytes, size: int, since: int, pattern: re.Pattern[bytes]) -> int:
     """Where the first name *pattern* finds in the first *size* bytes of a block starts,
     or *size*; *back* is the block reversed (*pattern* is for reversed text, see
-    rules.SchemeWords; a match's group 1 ends where the name starts), so the first
-    name is the last match, and none starts before index *since* of *back*. One search
-    tells whether there is any; the last is then looked for in a widening window at the
-    end of *back*, so that search costs what the leap gains."""
+    rules.SchemeWords), so the first name is the last match, and none starts before
+    index *since* of *back*. One search tells whether there is any; the last is then
+    looked for in a widening window at the end of *back*, so that search costs what
+    the leap gains."""
     n = len(back)
     any_one = pattern.search(back, since)
     if any_one is None:
@@ -997,5 +997,5 @@ def _first_alarm(back: bytes, size: int, since: int, pattern: re.Pattern[bytes])
         for last in pattern.finditer(back, low):  # noqa: B007 - the last one is wanted
             pass
         if last is not None:
-            return n - last.end(1)
+            return n - last.end()
         width *= 4

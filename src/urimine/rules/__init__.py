@@ -715,36 +715,22 @@ def _scheme_words(
         branches.append(rf"(?<=//:)(?:{_lowered_tree(needs)})")
     back = "|".join(branches)
     shortest = min(map(len, ascii_names))
-
-    # The colon first: the engine skips to it. Then what follows it: not a stop
-    # character (the test ordinary text fails: "Note: "), then the name (group 1: where
-    # it ends, the name starts), and only then not "//" and a stop, which text dense
-    # with colons seldom fails: before the tree, that look-behind cost every colon of
-    # "ab:ab:" or "x-http:" some 7 ns. The strict pattern of hit words (the one that
-    # keeps a block's names) also leaves out what _HOLDS_AFTER_COLON does, all before
-    # the tree: its colons of "<http://[x]> " fail there, not after the name (60 ns a
-    # colon, not 250; in the loose pattern too, that test at every colon cost the
-    # bench's rejected-uris a quarter: 71 to 52 MB/s).
-    def colon_then(before: str, name: str, after: str) -> str:
-        # The colon, the look-behinds *before* the name, group 1 the name, then those
-        # *after* it, in a look-ahead (a look-behind must stand at the colon).
-        return rf":{before}(?=({name})){after}" if after else rf":{before}({name})"
-
-    stop, slashes = rf"(?<!{ASCII_STOP}:)", rf"(?<!{ASCII_STOP}//:)"
-    loose_name = rf"(?:{back})(?![a-z])"
-    strict_name = rf"(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))"
-    if slashed:
-        strict = colon_then(_HOLDS_AFTER_COLON + slashes, strict_name, "")
-    else:
-        strict = colon_then(stop, strict_name, slashes)
+    # The colon first: the engine skips to it. Then what follows it, before the name
+    # (after it, the look-behind for "//" and a stop cost "<http://<http://" the name's
+    # tree at every colon: 116 to 32 MB/s, for 7 ns a colon less on "ab:ab:"); the
+    # strict pattern of hit words (the one that keeps a block's names) also leaves out
+    # what _HOLDS_AFTER_COLON does (in the loose pattern too, that test at every colon
+    # cost the bench's rejected-uris a quarter: 71 to 52 MB/s).
+    before = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)"
+    strict = rf":{_HOLDS_AFTER_COLON}(?<!{ASCII_STOP}//:)" if slashed else before
     guard, names, legacy, skip, ip = _angle_parts(ascii_names, nid, lowered=True)
     # Quick's guard is one class a character, not a repeat: the repeat's call cost
     # every colon of "ab:ab:" some 8 ns (a tenth of the search).
     shortest_run = r"[a-z0-9+.\-]" * shortest
     sources = {
         "quick": rf":(?={shortest_run})(?:{back})(?![a-z])",
-        "back_loose": colon_then(stop, loose_name, slashes),
-        "back_strict": strict,
+        "back_loose": rf"{before}(?:{back})(?![a-z])",
+        "back_strict": rf"{strict}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
         "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip, after=ip)})",
         "dense": _dense_source(one_letter, schemes, nid, max_len),
@@ -797,10 +783,9 @@ class SchemeWords:
     quick: re.Pattern[bytes]
     """A superset of the next two (all three for the reversed text)."""
     back_loose: re.Pattern[bytes]
-    """A name not glued to a letter. A match is the colon; its group 1, the name."""
+    """A name not glued to a letter."""
     back_strict: re.Pattern[bytes]
-    """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``;
-    group 1 as :attr:`back_loose`'s (with the dot)."""
+    """A name after a dot, or glued neither to a letter nor to a letter and ``0-9+-``."""
     angle: re.Pattern[bytes]
     """A ``<`` that may open a candidate."""
     prefix_alarm: bytes
