@@ -120,6 +120,11 @@ ASCII_STOP = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 
 """A character class of the ASCII characters that end a run (as :data:`RUN_CHARS` has
 them: any other character counts as a URI character)."""
 
+SCHEME_CHAR = r"A-Za-z0-9+.\-"
+"""RFC 3986 3.1, ``scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )``: the characters
+of a scheme, as the body of a character class (``[{SCHEME_CHAR}]``, ``[^{SCHEME_CHAR}]``);
+a scheme starts with a letter, ``[A-Za-z]``."""
+
 # Trigger prefilters for sparse text: each starts with its literal character, so the
 # regex engine skips to it at memchr-like speed, then looks around; together they match
 # every "<" and ":" that candidate_at could accept (candidate_at answers None for the
@@ -130,35 +135,35 @@ LT_TRIGGER = re.compile(
     # matches as an optional "URL:", at a third less cost on "<a:<a:"); the white-space
     # runs are possessive (a letter must follow them, never white space given back).
     r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
-    r"[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>]"
-    r"|[Uu][Rr][Ll]:[ \t\r\n]{0,64}+[A-Za-z][A-Za-z0-9+.\-]{0,63}+:[^<>]))"
+    rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
+    rf"|[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]))"
 )
 # A colon after one to four digits that stand alone ("10:23:45", "2002:a65:6891::",
 # "file.c:326:9:") cannot end a scheme (3.1: it starts with a letter): not a trigger.
-_NOT_AFTER_DIGITS = [rf"(?<![^A-Za-z0-9+.\-][0-9]{{{n}}}:)" for n in range(1, 5)]
+_NOT_AFTER_DIGITS = [rf"(?<![^{SCHEME_CHAR}][0-9]{{{n}}}:)" for n in range(1, 5)]
 # (The look-behind first: a colon after a colon, "::::", fails it at once; then one
 # digit alone, "1:1:1:", before the look-ahead that fails "Subject: ".)
 COLON_TRIGGER = re.compile(
-    rf":(?<=[A-Za-z0-9+.\-]:){_NOT_AFTER_DIGITS[0]}(?=[^{_STOP}])" + "".join(_NOT_AFTER_DIGITS[1:])
+    rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{_STOP}])" + "".join(_NOT_AFTER_DIGITS[1:])
 )
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 # A scheme is not glued to a preceding letter ("randomtexthttp:" is not "http:"), but
 # may follow a digit or "." / "+" / "-" (".http://x" in running text).
 # Searched backwards from the colon (REVERSE: the match found is the longest suffix, the
 # same one a forward search finds first), so the cost is the scheme's length, not 64.
-_SCHEME_BACK = regex.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*\Z", regex.REVERSE)
+_SCHEME_BACK = regex.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*\Z", regex.REVERSE)
 # The same searched forwards up to the colon (the end position, where \Z matches), its
 # run possessive: a start whose run stops short of the colon is given up at once. For
 # long runs of scheme characters, where the backward search backtracks (5 us for 70
 # letters before a colon, against 0.6 us here); slower than it on ordinary words.
-_SCHEME_RUN = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]*+\Z")
+_SCHEME_RUN = re.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*+\Z")
 SCHEME_NEAR = 16
 """How far back from a colon the backward search looks first (see rules.bare.at_colon)."""
 _SCHEME_SEPARATORS = re.compile(r"[0-9+.\-]")
-_URL_PREFIX_BACK = re.compile(r"(?<![A-Za-z0-9+.\-])[Uu][Rr][Ll]: ?\Z")
+_URL_PREFIX_BACK = re.compile(rf"(?<![{SCHEME_CHAR}])[Uu][Rr][Ll]: ?\Z")
 _QUOTE_PREFIX = re.compile(r"(?:[ \t]*>)+")
 _LT_URL = r"[Uu][Rr][Ll]:[ \t\r\n]{0,64}"  # the URL: prefix and white space after it
-_LT_SCHEME = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,63}):(?=[^<>])"
+_LT_SCHEME = rf"(?P<scheme>[A-Za-z][{SCHEME_CHAR}]{{0,63}}):(?=[^<>])"
 _LT_HEAD_SOURCE = rf"<[ \t\r\n]{{0,64}}(?:{_LT_URL})?{_LT_SCHEME}"
 # Each pattern the angle rule matches exists twice: compiled by ``re``, which is faster,
 # and by ``regex``, whose partial matching tells "no" from "not yet" at the end of an
@@ -169,7 +174,7 @@ _LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
 # space (or part of a word), _LT_HEAD reads "URL" as the scheme, yet a scheme may come.
 _LT_URL_HEAD_PARTIAL = regex.compile(rf"<[ \t\r\n]{{0,64}}{_LT_URL}{_LT_SCHEME}")
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
-_SCHEME_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
 _WS = re.compile(r"\s+")
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 # seed 003 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; in text the NSS ends
@@ -412,7 +417,7 @@ def _dense_source(
     return (
         rf"<{guard}(?=[Uu][Rr][Nn]:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='A-Za-z', skip=skip, after=ip)})"
-        rf"|(?<![A-Za-z])[A-Za-z][A-Za-z0-9+.\-]{{{tail},63}}+(?P<colon>:)"
+        rf"|(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]{{{tail},63}}+(?P<colon>:)"
         rf"(?!//[{_STOP}]){after}"
     )
 
@@ -423,7 +428,7 @@ _URN_AFTER = _NID_COLON + _PCHAR
 _NID_TELLS = 36
 """How many characters after "urn:" tell whether a URN may stand there: an NID of at
 most 32, its colon and an escape of three."""
-_URN_IN_WORD = r"[A-Za-z0-9+.\-][Uu][Rr][Nn]:"
+_URN_IN_WORD = rf"[{SCHEME_CHAR}][Uu][Rr][Nn]:"
 """"urn:" after a scheme character, the end of a longer word ("e.g.urn:", "1urn:"),
 which the rules decide: never passed over as "urn" alone."""
 

@@ -20,6 +20,7 @@ from urimine.rules import (
     _XML_NAME,
     LEGACY_SHAPE,
     LEGACY_WRAPPED_HEAD,
+    SCHEME_CHAR,
     Candidate,
     Config,
     Pending,
@@ -120,7 +121,7 @@ def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | N
 # "<" scheme ":" then one run without whitespace or brackets, then ">": one line, no
 # "URL:" and nothing to unwrap (the general path's single-line match, where it has
 # nothing to do but validate).
-_PLAIN = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{0,63}):[^<>\s]+>")
+_PLAIN = re.compile(rf"<([A-Za-z][{SCHEME_CHAR}]{{0,63}}):[^<>\s]+>")
 _SEEN_LEN = 256  # longer texts are decided afresh, so the memo stays small
 
 
@@ -265,7 +266,7 @@ def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
 
 # "URL:" and the white space after it where a scheme follows, as the head reads them
 # (_LT_HEAD: at most 64 of " \t\r\n"), and so the dense prefilter too.
-_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
+_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][{SCHEME_CHAR}]*:)")
 
 
 def _after_url_prefix(text: str) -> str:

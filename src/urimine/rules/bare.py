@@ -24,6 +24,7 @@ from urimine.rules import (
     _URN_NSS,
     GAP_TO_END,
     OTHER_TRAIL,
+    SCHEME_CHAR,
     SCHEME_NEAR,
     STOP_CHAR,
     URN_CHAIN_PENDING,
@@ -117,7 +118,7 @@ _FAST_SOURCE = (
 # of scheme characters from a letter (no longer than a scheme at_colon takes), and
 # what follows its colon. At the colon, the same with an empty group for the word:
 # both number their groups alike.
-_TRAIN = re.compile(rf"[ \t\r\n]++([A-Za-z][A-Za-z0-9+.\-]{{0,{_SCHEME_MAX - 1}}}+){_FAST_SOURCE}")
+_TRAIN = re.compile(rf"[ \t\r\n]++([A-Za-z][{SCHEME_CHAR}]{{0,{_SCHEME_MAX - 1}}}+){_FAST_SOURCE}")
 _FAST = re.compile("()" + _FAST_SOURCE)
 # Their groups by number (a name is looked up at every call: this runs once per hit).
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
