@@ -11,7 +11,9 @@ many hits are marked: those cost what their hits cost (see bench/run.py's naive 
     python bench/sweep.py --pieces '<http://[x]> ' 'mailto:%zz '   # pieces of your own
     python bench/sweep.py --pieces 'tel:[' --line 7000   # in lines of 7,000 characters
 
-The last is the quickest before/after of one change: run it again with
+    python bench/sweep.py --rows all --mb 4   # the benchmark's pathological inputs
+
+The last two are the quickest before/after of one change: run them again with
 ``PYTHONPATH=<a checkout of the commit before>/src``.
 """
 
@@ -141,13 +143,31 @@ def _table(rows: list[tuple[str, int, float, int]], reference: float) -> None:
 
 
 def sweep_text(size: int, pieces: dict[str, str] = TEXT) -> None:
+    _text_table(
+        size, {name: lambda piece=piece: _fill(piece, size) for name, piece in pieces.items()}
+    )
+
+
+def sweep_rows(size: int, names: list[str]) -> None:
+    """The benchmark's pathological inputs (bench/run.py's table) named, or all."""
+    rows = bench.PATHOLOGICAL if names == ["all"] else {n: bench.PATHOLOGICAL[n] for n in names}
+    _text_table(
+        size,
+        {
+            name: lambda make=make: make(size).decode("utf-8", "replace")
+            for name, (_, make) in rows.items()
+        },
+    )
+
+
+def _text_table(size: int, texts: dict[str, Callable[[], str]]) -> None:
     ordinary = bench._fill(bench.read_raw(bench.RFC), size).decode("utf-8", "replace")
     seconds, hits = _best(lambda: _scan(ordinary))
     rows = [("ordinary RFC text", size, seconds, hits)]
-    for name, piece in pieces.items():
-        text = _fill(piece, size)
+    for name, make in texts.items():
+        text = make()
         seconds, hits = _best(lambda text=text: _scan(text))  # type: ignore[misc]
-        rows.append((name, size, seconds, hits))
+        rows.append((name, len(text.encode()), seconds, hits))
     print("### Text (urimine finditer)\n")
     _table(rows, size / rows[0][2] / 1e6)
 
@@ -184,9 +204,19 @@ def main() -> None:
     p.add_argument(
         "--line", type=int, metavar="N", help="each piece repeated in lines of N characters"
     )
+    p.add_argument(
+        "--rows",
+        nargs="+",
+        metavar="NAME",
+        choices=["all", *bench.PATHOLOGICAL],
+        help="the benchmark's pathological inputs by name (bench/run.py), or all",
+    )
     args = p.parse_args()
     size = int(args.mb * 1e6)
     _scan(bench.WARMUP_TEXT)
+    if args.rows:
+        sweep_rows(size, args.rows)
+        return
     if args.pieces:
         pieces = {repr(p): p.encode().decode("unicode_escape") for p in args.pieces}
         if args.line:
