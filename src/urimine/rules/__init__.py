@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
+from urimine import _abnf
 from urimine._memo import Memo
 from urimine._wordtree import word_tree
 from urimine.errors import ConfigError, Reason
@@ -179,8 +180,8 @@ _WS = re.compile(r"\s+")
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 # seed 003 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; in text the NSS ends
 # at a character of the excluded set (2.5.3), which the pchar class leaves out.
-_PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})"
-_QCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})"
+_PCHAR = _abnf.PCHAR
+_QCHAR = f"(?:[{_abnf.PCHAR_CHARS}/?]|{_abnf.PCT_ENCODED})"
 # The NID (seed 003 2.1: a letter or digit, up to 30 of those or "-", a letter or digit)
 # and its colon, written possessive: ":" is not in the class, so no shorter run could
 # be followed by it. The same matches as "[..][..\-]{0,30}[..]:" without giving back
@@ -199,7 +200,7 @@ URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
 # asked at each "urn:" of a run, and one may stand in another's NSS ("urn:ab:urn:ab:").
 # A "%00" cannot be trimmed off (its last "0" is no punctuation), nor stand in a piece
 # joined after a hyphen: a first piece the check rejects is not joined (_urn_text).
-_NUL_SOON = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%(?!00)[0-9A-Fa-f]{2}){0,32}+%00"
+_NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
 _RESERVED_NID = r"[Uu][Rr][Nn]:"  # (and its colon)
 REJECTED_URN = re.compile(rf"[Uu][Rr][Nn]:(?:{_RESERVED_NID}|{_NID_COLON}{_NUL_SOON})")
 """A URN in text that the URN check rejects whatever follows, where it is not too long:
