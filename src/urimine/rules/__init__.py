@@ -187,7 +187,8 @@ _QCHAR = f"(?:[{_abnf.PCHAR_CHARS}/?]|{_abnf.PCT_ENCODED})"
 # be followed by it. The same matches as "[..][..\-]{0,30}[..]:" without giving back
 # its last character to find the end, a tenth less at each "urn:" a leap's mask reads.
 _NID_COLON = r"[A-Za-z0-9][A-Za-z0-9\-]{1,31}+(?<!-):"
-_URN_HEAD_SOURCE = r"[Uu][Rr][Nn]:" + _NID_COLON
+_URN_COLON = r"[Uu][Rr][Nn]:"  # the scheme of a URN and its colon, in either case
+_URN_HEAD_SOURCE = _URN_COLON + _NID_COLON
 _URN_NSS_SOURCE = rf"({_PCHAR}+)(?:\?{_QCHAR}*)?(?:\#{_QCHAR}*)?"
 # A URN in text is the two, matched apart (rules.bare._urn_end): "urn:", the NID and its
 # colon; the NSS (its pchars, group 1), query and fragment. And whether one stands at
@@ -201,8 +202,8 @@ URN_START = re.compile(_URN_HEAD_SOURCE + _PCHAR)
 # A "%00" cannot be trimmed off (its last "0" is no punctuation), nor stand in a piece
 # joined after a hyphen: a first piece the check rejects is not joined (_urn_text).
 _NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
-_RESERVED_NID = r"[Uu][Rr][Nn]:"  # (and its colon)
-REJECTED_URN = re.compile(rf"[Uu][Rr][Nn]:(?:{_RESERVED_NID}|{_NID_COLON}{_NUL_SOON})")
+_RESERVED_NID = _URN_COLON  # the NID "urn" (and its colon)
+REJECTED_URN = re.compile(rf"{_URN_COLON}(?:{_RESERVED_NID}|{_NID_COLON}{_NUL_SOON})")
 """A URN in text that the URN check rejects whatever follows, where it is not too long:
 the NID "urn", which seed 003 2.1 reserves ("MUST NOT be used"), or "%00" early in the
 NSS (2.5.3)."""
@@ -429,7 +430,7 @@ _URN_AFTER = _NID_COLON + _PCHAR
 _NID_TELLS = 36
 """How many characters after "urn:" tell whether a URN may stand there: an NID of at
 most 32, its colon and an escape of three."""
-_URN_IN_WORD = rf"[{SCHEME_CHAR}][Uu][Rr][Nn]:"
+_URN_IN_WORD = rf"[{SCHEME_CHAR}]{_URN_COLON}"
 """"urn:" after a scheme character, the end of a longer word ("e.g.urn:", "1urn:"),
 which the rules decide: never passed over as "urn" alone."""
 
@@ -459,7 +460,7 @@ def _urn_may_stand(near_stops: bool) -> str:
     scheme character before it: "e.g.urn:" and "1urn:" are left to the rules) after
     which no URN may stand (:func:`_no_urn_after`). ``urn:urn:x `` repeated cost a
     Python step each (2.8 MB/s)."""
-    alone = rf"(?<!{_URN_IN_WORD})(?<=[Uu][Rr][Nn]:)"
+    alone = rf"(?<!{_URN_IN_WORD})(?<={_URN_COLON})"
     return rf"(?!{alone}{_no_urn_after(near_stops)})"
 
 
@@ -474,7 +475,7 @@ def _lowered(source: str) -> bytes:
 # those within the 36 characters that tell of the block's end: the text may go on.)
 def _urn_kept(near_stops: bool) -> re.Pattern[bytes]:
     stands = _urn_stands(near_stops)
-    return re.compile(_lowered(rf"[Uu][Rr][Nn]:(?:(?<={_URN_IN_WORD})|(?={stands}))"))
+    return re.compile(_lowered(rf"{_URN_COLON}(?:(?<={_URN_IN_WORD})|(?={stands}))"))
 
 
 _URN_KEPT = _urn_kept(False)
@@ -663,7 +664,7 @@ def _encoding(nocase: bool) -> str:
     return f":|{node}"
 
 
-LEGACY_WRAPPED_HEAD = re.compile(rf"[Uu][Rr][Nn]:(?:{_encoding(nocase=True)})")
+LEGACY_WRAPPED_HEAD = re.compile(rf"{_URN_COLON}(?:{_encoding(nocase=True)})")
 """How a 1993 URN wrapped in its brackets starts, white space only after it: "<URN:"
 and its encoding, as the prefilters of a scanner of hits only ask for it before
 _LEGACY_AHEAD (the same pattern, so the angle rule reads one only where they stop)."""
