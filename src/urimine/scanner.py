@@ -78,6 +78,10 @@ _NONE = 1 << 62  # a trigger finder's "none left": after every index
 # straight away (see Scanner._scan). Rare in prose, where the try would cost its time.
 _TRAIN_GAP = 2
 _LEAP_SHORT = 8  # a leap stopped this early (two or three words) did not pay for itself
+_VOCAB_SAMPLE = 1 << 10  # a leap tells from this much of its block whether ...
+_VOCAB_MIN = 64  # ... it holds enough colons ...
+_VOCAB_REPEATS = 4  # ... and words so often repeated to be read once (_vocabulary)
+_VOCAB_SKIP_MAX = 15  # leaps at most that do not ask after it found it did not pay
 
 
 class Scanner:
@@ -407,6 +411,8 @@ class _Triggers:
         "stops_ok",
         "strict",
         "stride",
+        "vocab_skip",
+        "vocab_wait",
         "window",
         "words",
     )
@@ -454,6 +460,9 @@ class _Triggers:
         """The names a leap's block holds after the first, where the dense loop may
         stop (descending: the nearest last); kept up to :attr:`region_end`."""
         self.region_end = -1
+        self.vocab_wait = self.vocab_skip = 0
+        """Leaps left that do not ask :meth:`_vocabulary`, and how many the next that
+        finds it does not pay will skip."""
 
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
@@ -723,7 +732,12 @@ class _Triggers:
         back = block[::-1]
         first = size
         cached = False
-        quick = words.quick.search(back, len(block) - size)
+        # Where the block's words, each read once, hold no name quick finds (or none
+        # that back_strict does), its search finds none: not searched for.
+        told = self._told(block, size)
+        no_strict = told is not None and not told[1]
+        skip_quick = told is not None and not told[0]
+        quick = None if skip_quick else words.quick.search(back, len(block) - size)
         if quick is not None:
             # The patterns below find subsets of what quick finds: none starts before it
             # (hit_words' are subsets of nid_words').
@@ -731,7 +745,7 @@ class _Triggers:
             if self.hit_words is not None and self._short_runs(pos, stop):
                 words = self.hit_words
             pattern = words.back_strict if self.strict else words.back_loose
-            found = pattern.search(back, since)
+            found = None if self.strict and no_strict else pattern.search(back, since)
             # Where the searches of pattern and its subsets below may start (they find
             # that match again at once); the loose pattern's, a superset, at quick's.
             start = since if found is None else found.start()
@@ -748,14 +762,12 @@ class _Triggers:
                 # where this leap ends. Where the strict pattern (a leap after one cut
                 # short) found none, none is there: the block is not searched again.
                 urns = self.hit_words is not None and b"urn:" in block
-                if found is None:
+                if found is None or no_strict:
                     alarms = []
                 elif urns:
                     # The "urn" before which no URN may stand are no names to stop at
                     # (the dense loop passes over them in C): not even found.
-                    masked = R.mask_fruitless_urns(ahead, words is self.hit_words)
-                    alarms = _alarms(masked[: size + 3][::-1], start, words.back_strict, pos)
-                    alarms = self._urn_texts_only(alarms)
+                    alarms = self._urn_alarms(ahead, size, start, words, pos)
                 else:
                     alarms = _alarms(back, start, words.back_strict, pos)
                 first = alarms.pop() - pos if alarms else size
@@ -788,6 +800,74 @@ class _Triggers:
             self.strict = True
             self.leap_from = pos + first + 1
         return pos + block.rfind(b":", 0, first) + 1
+
+    def _told(self, block: bytes, size: int) -> tuple[bool, bool] | None:
+        """:meth:`_vocabulary`, but where the last leaps asked found it did not pay
+        (1, 3, 7, 15 leaps after: :attr:`vocab_skip`), so that text it does not serve
+        seldom pays for a sample."""
+        if self.vocab_wait:
+            self.vocab_wait -= 1
+            return None
+        told = self._vocabulary(block, size)
+        if told is None or told[1]:  # no search saved
+            self.vocab_wait = self.vocab_skip
+            self.vocab_skip = min(2 * self.vocab_skip + 1, _VOCAB_SKIP_MAX)
+        else:
+            self.vocab_skip = 0
+        return told
+
+    def _urn_alarms(
+        self, ahead: bytes, size: int, start: int, words: R.SchemeWords, pos: int
+    ) -> list[int]:
+        """A leap's alarms (:func:`_alarms` of back_strict) in a block with "urn:" of
+        a scanner of hits only. The "urn" before which no URN may stand are no names to
+        stop at (the dense loop passes over them in C): masked, not even found. Where
+        that leaves the block's words no name back_strict takes (``urn:ab:%00 ``
+        repeated: two colons, each of which costs back_strict some 130 ns), it is not
+        searched (:meth:`_vocabulary`)."""
+        masked = R.mask_fruitless_urns(ahead, words is self.hit_words)[: size + 3]
+        told = self._vocabulary(masked, size, strict_only=True)
+        if told is not None and not told[1]:
+            return []
+        return self._urn_texts_only(_alarms(masked[::-1], start, words.back_strict, pos))
+
+    def _vocabulary(
+        self, block: bytes, size: int, strict_only: bool = False
+    ) -> tuple[bool, bool] | None:
+        """Whether the first *size* bytes of a leap's *block* may hold a name that
+        quick finds, and one that back_strict finds, told from the words before their
+        colons each written once (SchemeWords.vocab_any); None where that would not pay.
+
+        Text dense with colons repeats its words (``ab:ab:``, ``x-http:x-http:``,
+        ``key:value``), and the leaps' patterns cost some 90 ns at each colon that
+        passes quick's guard, back_strict some 170 ns at one after a name glued to a
+        word; a split at the colons and a set of the words cost some 45 ns a colon (in
+        C), and the patterns then read each word once. Only where a sample at the
+        block's start says it pays: most of its colons pass the guard (the others cost
+        quick some 17 ns), its words repeat, and none is a name back_strict finds
+        (the block's search is needed then). Where only back_strict's search is to be
+        saved (*strict_only*), most colons must also be followed by what is no stop
+        character: at the others, its look-behinds fail at once."""
+        words = self.words
+        head = block[: min(size, _VOCAB_SAMPLE)]
+        colons, guarded, stopped = R.colon_sides(head, words.shortest)
+        if colons < _VOCAB_MIN or 2 * guarded < colons or (strict_only and 2 * stopped > colons):
+            return None
+        pieces = head.split(b":")
+        pieces.pop()  # what follows the last colon: no word before one
+        vocabulary = set(pieces)
+        if _VOCAB_REPEATS * len(vocabulary) > len(pieces):
+            return None
+        if size > len(head):
+            if words.vocab_strict.search(_reversed_words(vocabulary)) is not None:
+                return None
+            pieces = block[:size].split(b":")
+            pieces.pop()
+            vocabulary = set(pieces)
+        text = _reversed_words(vocabulary)
+        if words.vocab_any.search(text) is None:
+            return False, False
+        return True, words.vocab_strict.search(text) is not None
 
     def _urn_texts_only(self, alarms: list[int]) -> list[int]:
         """*alarms* but those at a "urn" where no URN in text may stand ("urn:ab: "), which
@@ -969,6 +1049,12 @@ def _mask_prefix(
     if alarm is not None and alarm.start() < end:
         end = alarm.start()
     return text.replace(prefix, b"<" + b">" * (len(prefix) - 2) + b":"), end
+
+
+def _reversed_words(words: Iterable[bytes]) -> bytes:
+    """*words* between colons, reversed: each read as in the text, with a colon before
+    and after (SchemeWords.vocab_any)."""
+    return (b":" + b":".join(words) + b":")[::-1]
 
 
 def _alarms(back: bytes, since: int, pattern: re.Pattern[bytes], offset: int) -> list[int]:

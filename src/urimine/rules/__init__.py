@@ -734,10 +734,15 @@ def _scheme_words(
     # Quick's guard is one class a character, not a repeat: the repeat's call cost
     # every colon of "ab:ab:" some 8 ns (a tenth of the search).
     shortest_run = r"[a-z0-9+.\-]" * shortest
+    # The vocabulary's: every name, with no test of what follows its colon (see
+    # SchemeWords.vocab_any).
+    every = _lowered_tree([name[::-1] for name in ascii_names])
     sources = {
         "quick": rf":(?={shortest_run})(?:{back})(?![a-z])",
         "back_loose": rf"{before}(?:{back})(?![a-z])",
-        "back_strict": rf"{strict}(?:{back})(?:\.|(?![a-z])(?![0-9+\-][a-z]))",
+        "back_strict": rf"{strict}(?:{back}){_STRICT_END}",
+        "vocab_any": rf":(?={shortest_run})(?:{every})(?![a-z])",
+        "vocab_strict": rf":(?:{every}){_STRICT_END}",
         "angle": rf"<{guard}(?=urn:{legacy}{_LEGACY_AHEAD}"
         rf"|{_ANGLE_TAIL.format(names=names, a='a-z', skip=skip, after=ip)})",
         "dense": _dense_source(one_letter, schemes, nid, max_len),
@@ -745,7 +750,14 @@ def _scheme_words(
     if nid:  # (only a scanner of hits only asks where the stops are)
         sources["dense_near"] = _dense_source(one_letter, schemes, nid, max_len, near_stops=True)
     prefix_alarm = "(?!" + _XML_LOCAL.format(a="a-z") + ")" + ip + _UNKNOWN_REST
-    return SchemeWords(sources, prefix_alarm.encode("ascii"))
+    return SchemeWords(sources, prefix_alarm.encode("ascii"), shortest)
+
+
+_STRICT_END = r"(?:\.|(?![a-z])(?![0-9+\-][a-z]))"
+"""Where the strict patterns of _scheme_words take a name, reversed: after a dot, or
+glued neither to a letter nor to a letter and one of "0-9+-". It reads at most two
+characters past the name, and not past a colon (the first is no dot, letter or one of
+"0-9+-"): a name's test never reads past the word before it (SchemeWords.vocab_any)."""
 
 
 _HOLDS_AFTER_COLON = (
@@ -785,6 +797,9 @@ class SchemeWords:
         "dense_near",
         "prefix_alarm",
         "quick",
+        "shortest",
+        "vocab_any",
+        "vocab_strict",
     )
 
     quick: re.Pattern[bytes]
@@ -805,10 +820,21 @@ class SchemeWords:
     dense_near: re.Pattern[str]
     """The same for text known to hold a stop character within the length bound after
     every colon (a scanner of hits only's, see :func:`_after_colon`)."""
+    vocab_any: re.Pattern[bytes]
+    """:attr:`quick` with every name, whatever follows its colon: for the words of a
+    block each written once, between colons (its vocabulary, reversed, see
+    scanner._Triggers._vocabulary). What quick finds at a colon is decided by the word
+    before it alone (a name holds no colon, and the test after it reads none), so
+    where this finds nothing in the vocabulary, quick finds nothing in the block."""
+    vocab_strict: re.Pattern[bytes]
+    """The same for :attr:`back_strict`: its names, glued to nothing before them."""
+    shortest: int
+    """How many name characters quick's guard asks for before a colon."""
 
-    def __init__(self, sources: dict[str, str], prefix_alarm: bytes) -> None:
+    def __init__(self, sources: dict[str, str], prefix_alarm: bytes, shortest: int) -> None:
         self._sources = sources
         self.prefix_alarm = prefix_alarm
+        self.shortest = shortest
 
     def __getattr__(self, name: str) -> re.Pattern[Any]:
         """A pattern not compiled yet: compiled and kept in its slot, read directly from
@@ -825,9 +851,9 @@ class SchemeWords:
                 setattr(self, key, re.compile(source if dense else source.encode("ascii")))
         return getattr(self, name)  # type: ignore[no-any-return]
 
-    def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str], bytes]]:
+    def __reduce__(self) -> tuple[type[SchemeWords], tuple[dict[str, str], bytes, int]]:
         """Pickled as its sources (the copy compiles them at its first use)."""
-        return SchemeWords, (self._sources, self.prefix_alarm)
+        return SchemeWords, (self._sources, self.prefix_alarm, self.shortest)
 
 
 # A run of scheme characters too long for the strict pattern of _scheme_words, found
@@ -843,6 +869,28 @@ _LONG_RUN = b"a" * 64
 def long_run(block: bytes, end: int) -> bool:
     """Whether ``block[:end]`` (lowered ASCII) holds 64 scheme characters in a row."""
     return block.translate(_RUNS).find(_LONG_RUN, 0, end) >= 0
+
+
+def _colon_side(c: int) -> int:
+    """For :data:`_COLON_SIDES`: ":" kept, a scheme character as "a", a stop character
+    as " ", any other as "?"."""
+    if c == ord(":"):
+        return c
+    if _RUNS[c] == ord("a"):
+        return ord("a")
+    return ord(" ") if RUN_CHARS[c] == ord(" ") else ord("?")
+
+
+_COLON_SIDES = bytes(map(_colon_side, range(256)))
+
+
+def colon_sides(text: bytes, shortest: int) -> tuple[int, int, int]:
+    """How many colons *text* (lowered ASCII) holds; how many of them follow *shortest*
+    scheme characters (those that pass the guard of SchemeWords.quick: the others cost
+    it little); and how many are followed by a stop character (whose look-behinds fail
+    at once those of back_loose and back_strict). Counted in C."""
+    sides = text.translate(_COLON_SIDES)
+    return sides.count(b":"), sides.count(b"a" * shortest + b":"), sides.count(b": ")
 
 
 # Look-ahead the dense prefilter needs: it is not used within this distance of the
