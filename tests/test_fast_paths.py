@@ -103,6 +103,12 @@ PIECES = st.sampled_from(
         "]",
         "<",
         ">",
+        "|",
+        "\\",
+        "^",
+        "`",
+        "{",
+        "}",
         "\n> ",
         " ",
         "\t",
@@ -132,6 +138,9 @@ PIECES = st.sampled_from(
 @example("see http://x- y, http://x/a-- z tel:1- w")
 @example("http://x- \ny http://x-\t\nz http://x-\u3000y http://x- \u00a0y http://x- ")
 @example("http://x/?a- y http://x/#b- y http://x-. y mailto:a@b- c")
+# A stop character that is no white space right after the URI: no line break follows.
+@example('see http://x.org/a> data:12-> http://x-" tel:1-|y http://x/a.> http://x-\\ x')
+@example("http://x-<http://y-> (http://x/a)> http://x/a,}")
 # The key the shortcut gives as written where the URI is in normal form already, and
 # computes where the scheme or host is not lower case, a port or dot segment stands.
 @example(
