@@ -106,8 +106,11 @@ class Candidate:
 # Not the zero-width non-joiner and joiner (U+200C, U+200D): they are no punctuation but
 # part of words in Persian and Indic scripts (and of emoji), ucschar in an IRI (RFC 3987
 # 2.2), and a Persian Wikipedia title holds them ("ویکی\u200cپدیا").
+STOP_MARKS = r"<>\"{}|\\^`"
+"""The printable ASCII characters that end a run (no white space, no control character):
+what a URI's end may stand before as well as white space (rules.bare._FAST_END)."""
 _STOP = (
-    r"\s\x00-\x20\x7f-\x9f<>\"{}|\\^`"
+    rf"\s\x00-\x20\x7f-\x9f{STOP_MARKS}"
     r"\u00ab\u00bb\u2000-\u200b\u200e-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
     r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
 )

@@ -27,6 +27,7 @@ from urimine.rules import (
     SCHEME_CHAR,
     SCHEME_NEAR,
     STOP_CHAR,
+    STOP_MARKS,
     URN_CHAIN_PENDING,
     Candidate,
     Config,
@@ -69,7 +70,7 @@ _FAST_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 # the shortcut's patterns below, an optional part is written "(?:X|)", or "(?>X|)" for
 # "(?:X)?+": the same matches, without the engine's general repeat, which cost a match
 # of a common URI some 80 ns in its five optional parts, an eighth of the match.)
-_DASH_END = r"(?>-++(?=[ \t]++\S|[<>\"{}|\\^`])|)"
+_DASH_END = rf"(?>-++(?=[ \t]++\S|[{STOP_MARKS}])|)"
 
 
 def _ending_well(chars: str) -> str:
@@ -98,8 +99,8 @@ _FAST_QUERY_FRAGMENT = (
     rf"(?:\#{_ending_well(_FAST_PATH_CHARS + '?')}|)"
 )
 _FAST_END = (
-    r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S|[<>\"{}|\\^`]))"
-    r"(?=[ \t\r\n<>\"{}|\\^`])"
+    r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S|"
+    rf"[{STOP_MARKS}]))(?=[ \t\r\n{STOP_MARKS}])"
 )
 # The host likewise: a run of "-" and "." only before a character that may end it.
 # Then the same for an opaque URI ("mailto:a@b.example", "tel:+1-555-0100"), whose
