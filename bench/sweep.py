@@ -68,10 +68,14 @@ TEXT: dict[str, str] = {
     "a+b: words": "a+b:",
     "'<' after a letter, no colon": "a<",
     # rejected candidates the C-level prefilters do not know: each takes the rules'
-    # general path (some 5 us; joined at hyphens at line ends, some 18 us)
+    # general path (some 5 us), unless the word leaps of a scanner of hits only pass
+    # over their words (Scanner._word_leap); not those joined at hyphens at line ends
+    # (some 18 us each), nor those that never repeat
     "a bad character after the colon": "tel:1]~ ",
     "a bad host": "HTTP://A.B[a ",
+    "nothing but punctuation after the colon": "mailto:. ",
     "the same, joined at hyphens": "tel:1]~-\n",
+    "rejected, none repeated": "".join(f"tel:{i}]~ " for i in range(100_000)),
     # dense with hits (each costs what a hit costs)
     "URIs before '>'": "data:12-> ",
     "URIs in quotes": '{"u":"http://a.example/"}',

@@ -1813,3 +1813,120 @@ def test_the_train_and_the_shortcut_number_their_groups_alike() -> None:
     one group (the train's scheme, empty at the colon), then the shortcut's pattern."""
     assert bare._TRAIN.groupindex == bare._FAST.groupindex
     assert bare._TRAIN.groups == bare._FAST.groups
+
+
+# Words for the word leaps of a scanner of hits only (Scanner._word_leap): candidates
+# of registered schemes that the rules reject (a character no URI holds there, a bad
+# host, a bad escape, nothing left after trailing punctuation), hits, words without a
+# colon, and what joins words to their neighbours (angle brackets, double quotes, the
+# "URL:" prefix, a hyphen before a line break, seed 002 Appendix E), which a block must
+# not hold.
+_WORD_PIECES = st.sampled_from(
+    [
+        "tel:1]~",
+        "tel:1]",
+        "mailto:.",
+        "tel:;",
+        "<tel:",
+        "1>",
+        "HTTP://A.B[a",
+        "mailto:a%zz",
+        "file::",
+        "sip:#[::1]",
+        "urn:ab:",
+        "x-http:",
+        "ab:",
+        "http:",
+        "tel:1",
+        "http://x.org/a",
+        "(http://p.example/)",
+        "'http://q.example/'",
+        "*http://s.example*",
+        "mailto:a@b.example",
+        "urn:isbn:1",
+        "e.g.http://e.example",
+        "a",
+        "\u00e9",
+        "\u00a0",
+        "\u2028",
+        "\x0c",
+        "-",
+        "<",
+        ">",
+        '"',
+        "URL:",
+        "url:",
+    ]
+)
+_WORD_GAPS = st.sampled_from([" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n", "- \n"])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.lists(_WORD_PIECES, min_size=1, max_size=3).map("".join), min_size=1, max_size=5),
+    st.lists(st.tuples(st.integers(0, 4), _WORD_GAPS), min_size=1, max_size=120),
+    st.sampled_from([1, 2, 16]),
+    st.sampled_from([8, 64, 4096]),
+    st.sampled_from([1, 8, 64]),
+    st.integers(1, 400),
+)
+@example(  # a hyphen before the line break after the block's last word joins the next
+    words=["tel:1]~-", "http://a.example/x"],
+    layout=[(0, " ")] * 20 + [(0, "  "), (1, "\n")],
+    misses=1,
+    block=64,
+    alone=8,
+    cut=400,
+)
+@example(  # words that are no hits alone, joined by angle brackets: "<tel: 1>" is
+    words=["tel:1]~", "<tel:", "1>"],
+    layout=[(0, " ")] * 20 + [(1, " "), (2, " ")] + [(0, " ")] * 20,
+    misses=1,
+    block=4096,
+    alone=8,
+    cut=400,
+)
+def test_word_leaps_change_nothing(
+    words: list[str],
+    layout: list[tuple[int, str]],
+    misses: int,
+    block: int,
+    alone: int,
+    cut: int,
+) -> None:
+    """A scanner of hits only that leaps over blocks of words none of which holds a hit
+    on its own finds the hits that a scanner reporting rejections too finds (it never
+    leaps so), for text given whole and in two chunks, with word leaps tried after any
+    number of fruitless triggers, from any block size and any budget for the words
+    decided alone."""
+    text = "".join(words[k % len(words)] + gap for k, gap in layout)
+    every = [item for item in scan([text], rejections=True) if isinstance(item, Hit)]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scanner_module, "_WORD_MISSES", misses)
+        m.setattr(scanner_module, "_WORD_GAP", 1 << 20)
+        m.setattr(scanner_module, "_WORD_BLOCK", block)
+        m.setattr(scanner_module, "_WORD_ALONE", alone)
+        assert list(Scanner().hits([text])) == every
+        assert scan([text[:cut], text[cut:]]) == every
+
+
+def test_words_met_before_are_not_decided_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text that repeats a few rejected candidates of registered schemes (each costs
+    the rules some 5 us) is leapt over a block at a time: each distinct word is decided
+    on its own once, and a word that holds a hit stops the leaps where it stands (they
+    take up again after it)."""
+    alone: list[str] = []
+    hits_alone = Scanner._hits_alone
+
+    def counted(self: Scanner, word: str) -> bool:
+        alone.append(word)
+        return hits_alone(self, word)
+
+    monkeypatch.setattr(Scanner, "_hits_alone", counted)
+    text = "tel:1]~ mailto:. HTTP://A.B[a\n" * 20_000 + "see tel:+1-555-0100 " + "tel:;\t" * 30_000
+    hits = list(Scanner().hits([text]))
+    assert [hit.uri for hit in hits] == ["tel:+1-555-0100"]
+    assert hits[0].start == text.index("tel:+1")
+    assert sorted(set(alone)) == sorted(alone)  # none decided twice
+    assert {"tel:1]~", "mailto:.", "HTTP://A.B[a", "tel:;"} <= set(alone)
+    assert len(alone) <= 8

@@ -82,6 +82,17 @@ _VOCAB_SAMPLE = 1 << 10  # a leap tells from this much of its block whether ...
 _VOCAB_MIN = 64  # ... it holds enough colons ...
 _VOCAB_REPEATS = 4  # ... and words so often repeated to be read once (_vocabulary)
 _VOCAB_SKIP_MAX = 15  # leaps at most that do not ask after it found it did not pay
+# Word leaps (Scanner._word_leap), for a scanner of hits only: tried after this many
+# fruitless triggers ...
+_WORD_MISSES = 16
+_WORD_GAP = 64  # ... at most this far apart on average, over a block of whole words ...
+_WORD_BLOCK = 1 << 12  # ... this long at first, twice as long after each try
+_WORD_BLOCK_MAX = 1 << 16
+_WORD_UNKNOWN = 64  # a block with more words not met before is not leapt ...
+_WORD_ALONE = 8  # ... nor one whose words with a colon among them are longer than 1/8 of it
+_WORD_KEPT = 1 << 12  # words known to hold no hit (or a hit), at most (then all forgotten)
+_WORD_HYPHEN = re.compile(r"-[ \t]*[\r\n]").search  # a hyphen at a line break
+_WORD_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
 class Scanner:
@@ -100,7 +111,12 @@ class Scanner:
         extra_schemes: Iterable[str] = (),
         rejections: bool = False,
     ) -> None:
-        self._cfg = R.Config.build(rules, max_candidate_len, extra_schemes)
+        self._setup(R.Config.build(rules, max_candidate_len, extra_schemes), rejections)
+
+    def _setup(self, cfg: R.Config, rejections: bool, word_leaps: bool = True) -> None:
+        """A scanner's state at the start of a text (see :meth:`_word_leap` for
+        *word_leaps*, which a scanner of the words alone has not)."""
+        self._cfg = cfg
         self._want_rejections = rejections
         self._buf = ""  # retained text; _buf[0] is at absolute offset _base
         self._base = 0
@@ -124,6 +140,17 @@ class Scanner:
         self._lc_pos = 0
         self._lc_line = 1
         self._lc_line_start = 0
+        # The word leaps of a scanner of hits only (see _word_leap): fruitless triggers
+        # counted since a window started there (absolute), where the next leap may be
+        # tried (absolute), the block it looks at, and the words known to hold no hit
+        # on their own, and those known to hold one.
+        self._word_leaps = word_leaps and not rejections
+        self._word_misses = 0
+        self._word_window = 0
+        self._word_from = -1
+        self._word_block = _WORD_BLOCK
+        self._fruitless: set[str] = set()
+        self._fruitful: set[str] = set()
 
     # ------------------------------------------------------------------ public API
     def feed(self, text: str) -> list[Hit | Rejection]:
@@ -213,6 +240,8 @@ class Scanner:
         floor = max(self._floor - base, 0)
         want_rejections = self._want_rejections
         next_trigger, miss = finder.next, finder.miss
+        word_leaps = self._word_leaps
+        word_misses, word_from = self._word_misses, self._word_window - base
         # The line cursor (see _advance_lines) in locals while hits are made here, put
         # back wherever a method reads it: once per hit, five attribute reads and
         # writes were a few per cent of hit-dense text.
@@ -224,6 +253,7 @@ class Scanner:
                 self._buf, self._pos, self._floor = buf, pos, base + floor
                 self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
                 self._found = buf, finder
+                self._word_misses, self._word_window = word_misses, base + word_from
                 cfg.forget_text()
                 return out
             if self._skip_to_space:
@@ -292,6 +322,11 @@ class Scanner:
             if res is None:
                 miss(i)
                 pos = i + 1
+                if word_leaps:
+                    word_misses += 1
+                    if word_misses >= _WORD_MISSES:
+                        pos, word_misses = self._word_leap(buf, i, pos, floor, final, word_from)
+                        word_from = i
                 continue
             if res is Pending:
                 pos = i
@@ -308,15 +343,126 @@ class Scanner:
                 if not res.consume:
                     miss(i)
                     pos = res.resume or i + 1
+                    if word_leaps:
+                        word_misses += 1
+                        if word_misses >= _WORD_MISSES:
+                            pos, word_misses = self._word_leap(buf, i, pos, floor, final, word_from)
+                            word_from = i
                     continue
                 if res.too_long:
                     self._skip_to_space = True
             pos = floor = res.end
         self._floor = max(self._floor, base + floor)  # (the local one, put back once)
+        self._word_misses, self._word_window = word_misses, base + word_from
         self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
         self._retain(buf, pos, stalled, final)
         cfg.forget_text()
         return out
+
+    def _word_leap(
+        self, buf: str, i: int, pos: int, floor: int, final: bool, since: int
+    ) -> tuple[int, int]:
+        """After :data:`_WORD_MISSES` fruitless triggers, the last at ``i`` and the first
+        after ``since``: where the scan may go on (``pos``, or past a block of words
+        none of which holds a hit, :meth:`_words_without_hits`), and the fruitless
+        triggers to count from there (one short of the next try after a leap).
+
+        Only where they crowd (:data:`_WORD_GAP` apart on average) and the last try did
+        not fail too recently: a try that fails waits its block's length, then twice
+        as long, up to :data:`_WORD_BLOCK_MAX`."""
+        if i - since > _WORD_MISSES * _WORD_GAP or self._base + i < self._word_from:
+            return pos, 0
+        end = self._words_without_hits(buf, i, floor, final)
+        if end < 0:
+            self._word_from = self._base + i + self._word_block
+            self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
+            return pos, 0
+        self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
+        return max(end, pos), _WORD_MISSES - 1
+
+    def _words_without_hits(self, buf: str, i: int, floor: int, final: bool) -> int:
+        """Where a block of whole words from the one holding ``i`` ends, none of which
+        holds a hit, or -1. For a scanner of hits only, in text dense with candidates
+        the rules reject one at a time (``tel:1]~ ``, ``mailto:. ``, some 5 us each):
+        the block is split at white space in C, and only words not met before are
+        decided, each on its own (:meth:`_hits_alone`).
+
+        A word's hits are those it holds on its own wherever nothing in the block
+        joins it to its neighbours: white space ends every run of URI characters
+        (seed 002 Appendix E), and only these rules read across it: angle brackets
+        (whitespace inside them is ignored), the quote rule's double quotes, the
+        ``URL:`` prefix, and a hyphen at a line break (Appendix E); a block with "<",
+        '"', "URL:" (any case) or a hyphen before a line break, up to five characters
+        before it, is not leapt. Nor one whose words could be too long (whose
+        rejection ends the scan up to the next white space), or where a candidate
+        consumed text of its first word (``floor``), or the text before the buffer
+        may belong to it."""
+        longest = self._cfg.max_len
+        lo = floor if floor > i - longest else i - longest
+        start = (
+            max(
+                buf.rfind(" ", lo, i),
+                buf.rfind("\n", lo, i),
+                buf.rfind("\t", lo, i),
+                buf.rfind("\r", lo, i),
+            )
+            + 1
+        )
+        if start == 0 and (lo > 0 or self._base > 0):
+            return -1
+        limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
+        end = min(start + self._word_block, limit)
+        if end <= i:
+            return -1
+        last = max(
+            buf.rfind(" ", i, end),
+            buf.rfind("\n", i, end),
+            buf.rfind("\t", i, end),
+            buf.rfind("\r", i, end),
+        )
+        if last < 0:
+            return -1
+        gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
+        near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
+        if (
+            "<" in near
+            or '"' in near
+            or (("l:" in near or "L:" in near) and "url:" in near.lower())
+            or _WORD_HYPHEN(near)
+        ):
+            return -1
+        # Split at these four only (str.split would at Unicode white space too, which an
+        # IRI's run may hold; and this is faster than a regex's split).
+        block = buf[start:last].replace("\n", " ").replace("\t", " ").replace("\r", " ")
+        words = set(block.split(" "))
+        fruitless, fruitful = self._fruitless, self._fruitful
+        unknown = words - fruitless
+        if len(unknown) > _WORD_UNKNOWN or not fruitful.isdisjoint(unknown):
+            return -1
+        # Words decided alone: no more text than an eighth of the block (a try that
+        # fails costs little more than the block's split), none that could be too long.
+        budget = self._word_block // _WORD_ALONE
+        for word in unknown:
+            if ":" in word:
+                budget -= len(word)
+                if budget < 0 or len(word) >= longest:
+                    return -1
+                if self._hits_alone(word):
+                    if len(fruitful) >= _WORD_KEPT:
+                        fruitful.clear()
+                    fruitful.add(word)
+                    return -1
+        if len(fruitless) + len(unknown) > _WORD_KEPT:
+            fruitless.clear()
+        fruitless |= unknown
+        return last + 1
+
+    def _hits_alone(self, word: str) -> bool:
+        """Whether *word* holds a hit on its own, between spaces (as in text), found by
+        a scanner of hits only with this one's rules but no word leaps."""
+        alone = Scanner.__new__(Scanner)
+        alone._setup(self._cfg, rejections=False, word_leaps=False)
+        return any(True for _ in alone.hits((f" {word} ",)))
 
     def _retain(self, buf: str, pos: int, stalled: bool, final: bool) -> None:
         """Drop decided text, keeping the look-behind and any pending candidate."""
