@@ -17,6 +17,7 @@ import gzip
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -1930,3 +1931,27 @@ def test_words_met_before_are_not_decided_again(monkeypatch: pytest.MonkeyPatch)
     assert sorted(set(alone)) == sorted(alone)  # none decided twice
     assert {"tel:1]~", "mailto:.", "HTTP://A.B[a", "tel:;"} <= set(alone)
     assert len(alone) <= 8
+
+
+def test_words_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words the word leaps remember (holding a hit or none) are forgotten at once
+    when they would hold more than _WORD_KEPT characters: text whose vocabulary keeps
+    changing does not make the scanner grow."""
+    monkeypatch.setattr(scanner_module, "_WORD_KEPT", 2000)
+    sizes: list[int] = []
+    keep_words = Scanner._keep_words
+
+    def watched(self: Scanner, known: set[str], words: set[str]) -> None:
+        keep_words(self, known, words)
+        sizes.append(sum(map(len, self._fruitless | self._fruitful)))
+
+    monkeypatch.setattr(Scanner, "_keep_words", watched)
+    # Each stretch of 8 KB repeats three rejected candidates of its own.
+    text = "".join(
+        f"HTTP://A.B[{k} sip:#[{k}] file::{k}\n" * (8192 // (29 + 3 * len(str(k))))
+        for k in range(300)
+    )
+    assert list(Scanner().hits([text])) == []
+    assert sum(sizes) > 20_000  # the leaps remembered words (10 KB of them in all) ...
+    assert any(later < size for size, later in pairwise(sizes))  # ... forgot them ...
+    assert max(sizes) <= 2000  # ... and never held more than the bound

@@ -90,7 +90,7 @@ _WORD_BLOCK = 1 << 12  # ... this long at first, twice as long after each try
 _WORD_BLOCK_MAX = 1 << 16
 _WORD_UNKNOWN = 64  # a block with more words not met before is not leapt ...
 _WORD_ALONE = 8  # ... nor one whose words with a colon among them are longer than 1/8 of it
-_WORD_KEPT = 1 << 12  # words known to hold no hit (or a hit), at most (then all forgotten)
+_WORD_KEPT = 1 << 18  # characters of words known to hold a hit or none (then all forgotten)
 _WORD_HYPHEN = re.compile(r"-[ \t]*[\r\n]").search  # a hyphen at a line break
 _WORD_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
@@ -151,6 +151,7 @@ class Scanner:
         self._word_block = _WORD_BLOCK
         self._fruitless: set[str] = set()
         self._fruitful: set[str] = set()
+        self._word_chars = 0
 
     # ------------------------------------------------------------------ public API
     def feed(self, text: str) -> list[Hit | Rejection]:
@@ -440,22 +441,36 @@ class Scanner:
         if len(unknown) > _WORD_UNKNOWN or not fruitful.isdisjoint(unknown):
             return -1
         # Words decided alone: no more text than an eighth of the block (a try that
-        # fails costs little more than the block's split), none that could be too long.
+        # fails costs little more than the block's split), none that could be too long;
+        # each kept as holding a hit or none, also where the block is not leapt.
         budget = self._word_block // _WORD_ALONE
+        decided = {word for word in unknown if ":" not in word}  # (no trigger: no hit)
         for word in unknown:
-            if ":" in word:
-                budget -= len(word)
-                if budget < 0 or len(word) >= longest:
-                    return -1
-                if self._hits_alone(word):
-                    if len(fruitful) >= _WORD_KEPT:
-                        fruitful.clear()
-                    fruitful.add(word)
-                    return -1
-        if len(fruitless) + len(unknown) > _WORD_KEPT:
-            fruitless.clear()
-        fruitless |= unknown
+            if word in decided:
+                continue
+            budget -= len(word)
+            if budget < 0 or len(word) >= longest:
+                self._keep_words(fruitless, decided)
+                return -1
+            if self._hits_alone(word):
+                self._keep_words(fruitless, decided)
+                self._keep_words(fruitful, {word})
+                return -1
+            decided.add(word)
+        self._keep_words(fruitless, decided)
         return last + 1
+
+    def _keep_words(self, known: set[str], words: set[str]) -> None:
+        """Add *words* to *known* (:attr:`_fruitless` or :attr:`_fruitful`), both first
+        forgotten where they would hold more than :data:`_WORD_KEPT` characters: a
+        block's words may be long, and memory stays bounded."""
+        size = sum(map(len, words))
+        if self._word_chars + size > _WORD_KEPT:
+            self._fruitless.clear()
+            self._fruitful.clear()
+            self._word_chars = 0
+        known |= words
+        self._word_chars += size
 
     def _hits_alone(self, word: str) -> bool:
         """Whether *word* holds a hit on its own, between spaces (as in text), found by
