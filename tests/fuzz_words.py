@@ -4,8 +4,9 @@ Each text repeats a few words (candidates of registered schemes that the rules r
 hits, words without a colon, what joins words: angle brackets, quotes, ``URL:``, a
 hyphen before a line break) between white space, now and then another piece. A scanner
 of hits only, with its word leaps (Scanner._word_leap) tried after any number of
-fruitless triggers, from any block size and budget, given the text whole or in chunks,
-must find the hits that a scanner reporting rejections finds (it never leaps so):
+fruitless triggers, from any block size and budget, given the text whole or in chunks
+(short ones, or long ones of a long text), must find the hits that a scanner reporting
+rejections finds (it never leaps so):
 
     python tests/fuzz_words.py SEED COUNT
 
@@ -163,6 +164,9 @@ def main() -> int:
         scanner_module._WORD_ALONE = rnd.choice([1, 8, 64])
         text = random_text(rnd)
         chunks = [rnd.randint(1, 300) for _ in range(rnd.randint(0, 4))]
+        if rnd.random() < 0.1:  # long enough for scans that end before the text does
+            text *= 200_000 // len(text) + 1
+            chunks = [rnd.randint(1, 70_000) for _ in range(rnd.randint(1, 8))]
         every = hits(text, [], rejections=True)
         for feed in ([], chunks):
             if hits(text, feed, rejections=False) != every:
