@@ -96,6 +96,17 @@ _WORD_HYPHEN = re.compile(r"-[ \t]*[\r\n]").search  # a hyphen at a line break
 _WORD_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
+def _last_space(buf: str, lo: int, hi: int) -> int:
+    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1 (four searches
+    from the end in C, where a regex would read the text forwards)."""
+    return max(
+        buf.rfind(" ", lo, hi),
+        buf.rfind("\n", lo, hi),
+        buf.rfind("\t", lo, hi),
+        buf.rfind("\r", lo, hi),
+    )
+
+
 class Scanner:
     """Find URIs and URNs in text fed in chunks.
 
@@ -406,27 +417,14 @@ class Scanner:
         may belong to it."""
         longest = self._cfg.max_len
         lo = floor if floor > i - longest else i - longest
-        start = (
-            max(
-                buf.rfind(" ", lo, i),
-                buf.rfind("\n", lo, i),
-                buf.rfind("\t", lo, i),
-                buf.rfind("\r", lo, i),
-            )
-            + 1
-        )
+        start = _last_space(buf, lo, i) + 1
         if start == 0 and (lo > 0 or self._base > 0):
             return -1
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
         if end <= i:
             return -1
-        last = max(
-            buf.rfind(" ", i, end),
-            buf.rfind("\n", i, end),
-            buf.rfind("\t", i, end),
-            buf.rfind("\r", i, end),
-        )
+        last = _last_space(buf, i, end)
         if last < 0:
             return -1
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)

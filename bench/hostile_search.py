@@ -1,0 +1,95 @@
+"""A random search of hostile pieces: short pieces made of random tokens, each repeated
+to a few hundred KB and scanned (urimine.finditer, CPU time, best of two), listed from
+the slowest, as a multiple of the benchmark's ordinary-text rate.
+
+    python bench/hostile_search.py SEED COUNT                 # any tokens
+    python bench/hostile_search.py SEED COUNT --rejected      # a registered scheme's
+                                                              # colon, then tokens
+
+The second family is where candidates the rules reject crowd: it found the shapes that
+the word leaps (scanner.Scanner._word_leap) now pass over. Pieces with hits cost what
+their hits cost (see bench/run.py's naive floor) and are listed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from urimine import finditer
+
+ORDINARY_MB_S = 360.0
+"""The benchmark's ordinary RFC text, MB/s (bench/results/latest.md, its first row of
+the pathological table): the rate the bound of issue 5 is a multiple of."""
+
+TOKENS = [
+    *("<", ">", ":", "a", "ab", "URL", "urn", "URN", "http", "//", "-", ".", "[", "]"),
+    *("%", "x", " ", "\n", "(", ")", '"', "1", "@", "?", "#", "=", "&", "'", "\u00e9"),
+    *("mailto", "tel", "www.", "/", "\t", "> ", ";", ",", "!", "*", "~", "\\", "{", "}"),
+    *("|", "^", "`", "data", "file", "ftp", "HTTP", "e.g.", "x-", "+", "0", "12", "isbn"),
+    *("%41", "%0", "A"),
+]
+SCHEMES = ["http", "https", "mailto", "tel", "ftp", "data", "file", "news", "urn", "sip"]
+SCHEMES += ["HTTP", "about", "ldap", "z39.50r"]
+AFTER_COLON = [
+    *("//", "/", "a", "1", "[", "]", "%", "%zz", "%0", "%41", "@", ":", "?", "#", "~"),
+    *("-", ".", "x.y", "\u00e9", "(", ")", "'", "!", "*", "+", "=", "&", ";", ",", "_"),
+    *("[::1]", "\\", "^", "|", "{", "}", "`", "\x00", "\x7f", "\u00a0"),
+]
+ENDS = [" ", "\n", "-\n", "\t"]
+SIZE = 300_000
+
+
+def piece(rnd: random.Random, rejected: bool) -> str:
+    """A random piece of the chosen family."""
+    if rejected:
+        after = "".join(rnd.choice(AFTER_COLON) for _ in range(rnd.randint(1, 4)))
+        return rnd.choice(SCHEMES) + ":" + after + rnd.choice(ENDS)
+    return "".join(rnd.choice(TOKENS) for _ in range(rnd.randint(1, 5)))
+
+
+def rate(text: str) -> tuple[float, int]:
+    """MB/s of finditer on *text* (best of two) and its hits."""
+    best, hits = float("inf"), 0
+    for _ in range(2):
+        start = time.process_time()
+        hits = sum(1 for _ in finditer(text))
+        best = min(best, time.process_time() - start)
+    return len(text.encode()) / max(best, 1e-9) / 1e6, hits
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("seed", type=int)
+    parser.add_argument("count", type=int)
+    parser.add_argument("--rejected", action="store_true", help="a registered scheme first")
+    parser.add_argument("--show", type=int, default=20, help="pieces listed (20)")
+    args = parser.parse_args()
+    rnd = random.Random(args.seed)
+    sum(1 for _ in finditer("see http://x.org/ urn:isbn:1 <http://a.b/> " * 100))  # warm-up
+    found = []
+    for _ in range(args.count):
+        text = piece(rnd, args.rejected)
+        found.append((*rate(text * (SIZE // len(text))), text))
+    found.sort()
+    without = [(mb_s, text) for mb_s, hits, text in found if not hits]
+    over = sum(1 for mb_s, _ in without if ORDINARY_MB_S / mb_s > 10)
+    print(f"{len(without)} pieces without hits, {over} of them over 10x ordinary text")
+    for mb_s, text in without[: args.show]:
+        print(f"{mb_s:8.1f} MB/s {ORDINARY_MB_S / mb_s:7.1f}x  {text!r}")
+    print(f"{len(found) - len(without)} pieces with hits, slowest per hit:")
+    per_hit = sorted(
+        (
+            (len(text.encode()) * (SIZE // len(text)) / (mb_s * 1e6) / hits * 1e6, text)
+            for mb_s, hits, text in found
+            if hits
+        ),
+        reverse=True,
+    )
+    for micros, text in per_hit[: args.show // 2]:
+        print(f"{micros:8.2f} us a hit  {text!r}")
+
+
+if __name__ == "__main__":
+    main()
