@@ -147,15 +147,15 @@ def main() -> int:
     args = parser.parse_args()
     rnd = random.Random(args.seed)
     leapt = 0
-    words_without_hits = Scanner._words_without_hits
+    block_hits = Scanner._block_hits
 
-    def counted(self: Scanner, buf: str, i: int, floor: int, final: bool) -> int:
+    def counted(self: Scanner, buf: str, i: int, pos: int, floor: int, final: bool) -> object:
         nonlocal leapt
-        end = words_without_hits(self, buf, i, floor, final)
-        leapt += end >= 0
-        return end
+        block = block_hits(self, buf, i, pos, floor, final)
+        leapt += block is not None
+        return block
 
-    Scanner._words_without_hits = counted  # type: ignore[method-assign]
+    Scanner._block_hits = counted  # type: ignore[method-assign,assignment]
     for n in range(args.count):
         scanner_module._WORD_MISSES = rnd.choice([1, 2, 16])
         scanner_module._WORD_BLOCK = rnd.choice([8, 64, 4096])

@@ -85,11 +85,13 @@ _VOCAB_SKIP_MAX = 15  # leaps at most that do not ask after it found it did not 
 # Word leaps (Scanner._word_leap), for a scanner of hits only: tried after this many
 # fruitless triggers ...
 _WORD_MISSES = 16
-_WORD_GAP = 64  # ... at most this far apart on average, over a block of whole words ...
+_WORD_GAP = 128  # ... at most this far apart on average, over a block of whole words ...
 _WORD_BLOCK = 1 << 12  # ... this long at first, twice as long after each try
 _WORD_BLOCK_MAX = 1 << 16
 _WORD_ROOM = 1 << 10  # the least text before an unfinished buffer's look-ahead a try needs
 _WORD_UNKNOWN = 64  # a block with more words not met before is not leapt ...
+_WORD_SAMPLE = 1 << 10  # ... nor one with more than _WORD_FEW of them in this much at its start
+_WORD_FEW = 16
 _WORD_ALONE = 8  # ... nor one whose words with a colon among them are longer than 1/8 of it
 _WORD_KEPT = 1 << 18  # characters of words known to hold a hit or none (then all forgotten)
 _WORD_HYPHEN = re.compile(r"-[ \t]*[\r\n]").search  # a hyphen at a line break
@@ -97,14 +99,12 @@ _WORD_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
 def _last_space(buf: str, lo: int, hi: int) -> int:
-    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1 (four searches
-    from the end in C, where a regex would read the text forwards)."""
-    return max(
-        buf.rfind(" ", lo, hi),
-        buf.rfind("\n", lo, hi),
-        buf.rfind("\t", lo, hi),
-        buf.rfind("\r", lo, hi),
-    )
+    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1: searched from
+    the end in C (where a regex would read the text forwards), tabs and CRs, seldom
+    there, only after the last space or LF."""
+    last = max(buf.rfind(" ", lo, hi), buf.rfind("\n", lo, hi))
+    after = last + 1 if last >= 0 else lo
+    return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
 
 
 class Scanner:
@@ -162,7 +162,7 @@ class Scanner:
         self._word_from = -1
         self._word_block = _WORD_BLOCK
         self._fruitless: set[str] = set()
-        self._fruitful: set[str] = set()
+        self._fruitful: dict[str, tuple[Hit, ...]] = {}
         self._word_chars = 0
 
     # ------------------------------------------------------------------ public API
@@ -327,10 +327,31 @@ class Scanner:
                     )
                     if not train or pos >= stop > 0:
                         break
+                    if word_leaps:
+                        word_misses += 1
+                        if word_misses >= _WORD_MISSES and base + pos >= self._word_from:
+                            break  # (a word leap may take the rest, see below)
                     res = next_shortcut(cfg, buf, pos)
                     if res is None:
                         break
                 floor = pos
+                if word_leaps:
+                    word_misses += 1
+                    if word_misses >= _WORD_MISSES:
+                        self._lc_pos, self._lc_line, self._lc_line_start = (
+                            lc_pos,
+                            lc_line,
+                            lc_line_start,
+                        )
+                        pos, word_misses, floor = self._word_leap(
+                            buf, pos, pos, floor, final, word_from, out
+                        )
+                        lc_pos, lc_line, lc_line_start = (
+                            self._lc_pos,
+                            self._lc_line,
+                            self._lc_line_start,
+                        )
+                        word_from = pos
                 continue
             if res is None:
                 miss(i)
@@ -338,7 +359,19 @@ class Scanner:
                 if word_leaps:
                     word_misses += 1
                     if word_misses >= _WORD_MISSES:
-                        pos, word_misses = self._word_leap(buf, i, pos, floor, final, word_from)
+                        self._lc_pos, self._lc_line, self._lc_line_start = (
+                            lc_pos,
+                            lc_line,
+                            lc_line_start,
+                        )
+                        pos, word_misses, floor = self._word_leap(
+                            buf, i, pos, floor, final, word_from, out
+                        )
+                        lc_pos, lc_line, lc_line_start = (
+                            self._lc_pos,
+                            self._lc_line,
+                            self._lc_line_start,
+                        )
                         word_from = i
                 continue
             if res is Pending:
@@ -359,7 +392,19 @@ class Scanner:
                     if word_leaps:
                         word_misses += 1
                         if word_misses >= _WORD_MISSES:
-                            pos, word_misses = self._word_leap(buf, i, pos, floor, final, word_from)
+                            self._lc_pos, self._lc_line, self._lc_line_start = (
+                                lc_pos,
+                                lc_line,
+                                lc_line_start,
+                            )
+                            pos, word_misses, floor = self._word_leap(
+                                buf, i, pos, floor, final, word_from, out
+                            )
+                            lc_pos, lc_line, lc_line_start = (
+                                self._lc_pos,
+                                self._lc_line,
+                                self._lc_line_start,
+                            )
                             word_from = i
                     continue
                 if res.too_long:
@@ -373,37 +418,53 @@ class Scanner:
         return out
 
     def _word_leap(
-        self, buf: str, i: int, pos: int, floor: int, final: bool, since: int
-    ) -> tuple[int, int]:
-        """After :data:`_WORD_MISSES` fruitless triggers, the last at ``i`` and the first
-        after ``since``: where the scan may go on (``pos``, or past a block of words
-        none of which holds a hit, :meth:`_words_without_hits`), and the fruitless
-        triggers to count from there (one short of the next try after a leap).
+        self,
+        buf: str,
+        i: int,
+        pos: int,
+        floor: int,
+        final: bool,
+        since: int,
+        out: list[Hit | Rejection],
+    ) -> tuple[int, int, int]:
+        """After :data:`_WORD_MISSES` triggers decided in Python (fruitless ones, or hits),
+        the last at ``i`` and the first after ``since``: where the scan may go on
+        (``pos``, or past a block of words whose hits are known, :meth:`_block_hits`,
+        those hits added to *out*), the triggers to count from there (one short of the
+        next try after a leap), and the scan's floor (the end of the last hit).
 
         Only where they crowd (:data:`_WORD_GAP` apart on average) and the last try did
         not fail too recently: a try that fails waits its block's length, then twice
-        as long, up to :data:`_WORD_BLOCK_MAX`."""
+        as long, up to :data:`_WORD_BLOCK_MAX`. The line cursor is the scanner's own
+        here (``self._lc_*``), as for :meth:`_hit`."""
         if i - since > _WORD_MISSES * _WORD_GAP or self._base + i < self._word_from:
-            return pos, 0
+            return pos, 0, floor
         if not final and i >= len(buf) - R.DENSE_LOOKAHEAD - _WORD_ROOM:
             # Near the end of an unfinished buffer (no block fits): no try, and none
             # waits for it, so the text fed next is tried at its first fruitless trigger
             # (a wait of a block after each feed cost a hostile file 1.6 of 3 s).
-            return pos, _WORD_MISSES - 1
-        end = self._words_without_hits(buf, i, floor, final)
-        if end < 0:
-            self._word_from = self._base + i + self._word_block
-            self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
-            return pos, 0
+            return pos, _WORD_MISSES - 1, floor
+        block = self._block_hits(buf, i, pos, floor, final)
         self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
-        return max(end, pos), _WORD_MISSES - 1
+        if block is None:
+            self._word_from = self._base + i + self._word_block // 2
+            return pos, 0, floor
+        end, start, words, known = block
+        if known:
+            floor = self._emit_words(buf, start, words, known, out, floor)
+        return max(end, pos), _WORD_MISSES - 1, floor
 
-    def _words_without_hits(self, buf: str, i: int, floor: int, final: bool) -> int:
-        """Where a block of whole words from the one holding ``i`` ends, none of which
-        holds a hit, or -1. For a scanner of hits only, in text dense with candidates
-        the rules reject one at a time (``tel:1]~ ``, ``mailto:. ``, some 5 us each):
-        the block is split at white space in C, and only words not met before are
-        decided, each on its own (:meth:`_hits_alone`).
+    def _block_hits(
+        self, buf: str, i: int, pos: int, floor: int, final: bool
+    ) -> tuple[int, int, list[str], dict[str, tuple[Hit, ...]]] | None:
+        """A block of whole words from the one holding ``i`` (after ``i`` where a white
+        space stands there) whose hits are known, or None: where it ends, where it
+        starts, its words in order, and the hits of those that hold any, each as found
+        alone. For a scanner of hits only, in text dense with candidates the rules
+        reject or take one at a time (``tel:1]~ ``, ``mailto:. ``, some 5 us each; a
+        URI every few words, 2 to 9 us a hit): the block is split at white space in C,
+        and only words not met before are decided, each on its own
+        (:meth:`_alone`).
 
         A word's hits are those it holds on its own wherever nothing in the block
         joins it to its neighbours: white space ends every run of URI characters
@@ -414,19 +475,28 @@ class Scanner:
         before it, is not leapt. Nor one whose words could be too long (whose
         rejection ends the scan up to the next white space), or where a candidate
         consumed text of its first word (``floor``), or the text before the buffer
-        may belong to it."""
+        may belong to it, or whose first word holds a hit and was scanned in part
+        (before ``pos``)."""
         longest = self._cfg.max_len
         lo = floor if floor > i - longest else i - longest
-        start = _last_space(buf, lo, i) + 1
+        start = _last_space(buf, lo, i + 1) + 1
         if start == 0 and (lo > 0 or self._base > 0):
-            return -1
+            return None
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
-        if end <= i:
-            return -1
-        last = _last_space(buf, i, end)
-        if last < 0:
-            return -1
+        if end - start > _WORD_SAMPLE:
+            # A sample first: text whose words do not repeat (a list of links) fails it
+            # at little cost, before the block is read.
+            sample = buf[start : start + _WORD_SAMPLE]
+            if "<" in sample or '"' in sample:  # (markup: no block, found at once)
+                return None
+            sample = sample.replace("\n", " ").replace("\t", " ").replace("\r", " ")
+            sample_words = set(sample.split(" "))
+            if len(sample_words.difference(self._fruitless, self._fruitful)) > _WORD_FEW:
+                return None
+        last = _last_space(buf, i, end) if end > i else -1
+        if last < start:
+            return None
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
         near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
         if (
@@ -435,53 +505,112 @@ class Scanner:
             or (("l:" in near or "L:" in near) and "url:" in near.lower())
             or _WORD_HYPHEN(near)
         ):
-            return -1
+            return None
         # Split at these four only (str.split would at Unicode white space too, which an
-        # IRI's run may hold; and this is faster than a regex's split).
-        block = buf[start:last].replace("\n", " ").replace("\t", " ").replace("\r", " ")
-        words = set(block.split(" "))
+        # IRI's run may hold; and this is faster than a regex's split). Each word then
+        # stands one character after the end of the one before.
         fruitless, fruitful = self._fruitless, self._fruitful
-        unknown = words - fruitless
-        if len(unknown) > _WORD_UNKNOWN or not fruitful.isdisjoint(unknown):
-            return -1
+        in_order = buf[start:last].replace("\n", " ").replace("\t", " ").replace("\r", " ")
+        words = in_order.split(" ")
+        distinct = set(words)
+        unknown = distinct.difference(fruitless, fruitful)
+        if len(unknown) > _WORD_UNKNOWN:
+            return None
+        known = {word: hits for word in distinct if (hits := fruitful.get(word)) is not None}
         # Words decided alone: no more text than an eighth of the block (a try that
         # fails costs little more than the block's split), none that could be too long;
-        # each kept as holding a hit or none, also where the block is not leapt.
+        # each kept as holding hits or none, also where the block is not leapt.
         budget = self._word_block // _WORD_ALONE
         decided = {word for word in unknown if ":" not in word}  # (no trigger: no hit)
+        failed = False
         for word in unknown:
             if word in decided:
                 continue
             budget -= len(word)
             if budget < 0 or len(word) >= longest:
-                self._keep_words(fruitless, decided)
-                return -1
-            if self._hits_alone(word):
-                self._keep_words(fruitless, decided)
-                self._keep_words(fruitful, {word})
-                return -1
-            decided.add(word)
-        self._keep_words(fruitless, decided)
-        return last + 1
+                failed = True
+                break
+            hits = self._alone(word)
+            if hits:
+                self._keep_hits(word, hits)
+                known[word] = hits
+            else:
+                decided.add(word)
+        self._keep_words(decided)
+        if failed or (start < pos and words[0] in known):
+            return None
+        return last + 1, start, words, known
 
-    def _keep_words(self, known: set[str], words: set[str]) -> None:
-        """Add *words* to *known* (:attr:`_fruitless` or :attr:`_fruitful`), both first
-        forgotten where they would hold more than :data:`_WORD_KEPT` characters: a
+    def _emit_words(
+        self,
+        buf: str,
+        start: int,
+        words: list[str],
+        known: dict[str, tuple[Hit, ...]],
+        out: list[Hit | Rejection],
+        floor: int,
+    ) -> int:
+        """Add to *out* the hits of the words of a block from ``start`` (*words*, in
+        order, each one white space after the one before) that *known* holds, each
+        found alone between spaces (its offsets one more than in the word); return
+        the end of the last (else *floor*)."""
+        base = self._base
+        at = start - 1  # (a hit found alone in " word " starts one later)
+        for word in words:
+            hits = known.get(word)
+            if hits is not None:
+                for hit in hits:
+                    s = at + hit.start
+                    self._advance_lines(buf, s)
+                    out.append(
+                        _new_hit(
+                            Hit,
+                            (
+                                hit.uri,
+                                hit.raw,
+                                base + s,
+                                base + at + hit.end,
+                                self._lc_line,
+                                base + s - self._lc_line_start + 1,
+                                hit.context,
+                                hit.kind,
+                                hit.scheme,
+                                hit.key,
+                                hit.alternative,
+                            ),
+                        )
+                    )
+                    floor = at + hit.end
+            at += len(word) + 1
+        return floor
+
+    def _keep_words(self, words: set[str]) -> None:
+        """Add *words* to :attr:`_fruitless` (:meth:`_keep_hits` the others)."""
+        self._count_kept(sum(map(len, words)))
+        self._fruitless |= words
+
+    def _keep_hits(self, word: str, hits: tuple[Hit, ...]) -> None:
+        """Keep the *hits* found in *word* alone (:attr:`_fruitful`)."""
+        self._count_kept(4 * len(word))  # (the word, and its hits' strings)
+        self._fruitful[word] = hits
+
+    def _count_kept(self, size: int) -> None:
+        """Count *size* more characters kept of words, the words known to hold hits or
+        none first forgotten where they would hold more than :data:`_WORD_KEPT`: a
         block's words may be long, and memory stays bounded."""
-        size = sum(map(len, words))
         if self._word_chars + size > _WORD_KEPT:
             self._fruitless.clear()
             self._fruitful.clear()
             self._word_chars = 0
-        known |= words
         self._word_chars += size
 
-    def _hits_alone(self, word: str) -> bool:
-        """Whether *word* holds a hit on its own, between spaces (as in text), found by
-        a scanner of hits only with this one's rules but no word leaps."""
+    def _alone(self, word: str) -> tuple[Hit, ...]:
+        """The hits *word* holds on its own, between spaces (as in text: each one
+        character later than in *word*), found by a scanner of hits only with this
+        one's rules but no word leaps."""
         alone = Scanner.__new__(Scanner)
         alone._setup(self._cfg, rejections=False, word_leaps=False)
-        return any(True for _ in alone.hits((f" {word} ",)))
+        return tuple(alone.hits((f" {word} ",)))
 
     def _retain(self, buf: str, pos: int, stalled: bool, final: bool) -> None:
         """Drop decided text, keeping the look-behind and any pending candidate."""
