@@ -555,33 +555,45 @@ class Scanner:
         found alone between spaces (its offsets one more than in the word); return
         the end of the last (else *floor*)."""
         base = self._base
+        append = out.append
+        # The line cursor in locals, as in _scan (a hit apiece: uri-dense 4.6 -> 8 MB/s).
+        lc_pos, lc_line, lc_line_start = self._lc_pos, self._lc_line, self._lc_line_start
         at = start - 1  # (a hit found alone in " word " starts one later)
         for word in words:
             hits = known.get(word)
             if hits is not None:
-                for hit in hits:
-                    s = at + hit.start
-                    self._advance_lines(buf, s)
-                    out.append(
+                for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in hits:
+                    s = at + hit_start
+                    lo = lc_pos - base
+                    if s > lo:
+                        if lo < 0:
+                            lo = 0
+                        nl = buf.rfind("\n", lo, s)
+                        if nl >= 0:
+                            lc_line += buf.count("\n", lo, nl) + 1
+                            lc_line_start = base + nl + 1
+                        lc_pos = base + s
+                    floor = at + hit_end
+                    append(
                         _new_hit(
                             Hit,
                             (
-                                hit.uri,
-                                hit.raw,
+                                uri,
+                                raw,
                                 base + s,
-                                base + at + hit.end,
-                                self._lc_line,
-                                base + s - self._lc_line_start + 1,
-                                hit.context,
-                                hit.kind,
-                                hit.scheme,
-                                hit.key,
-                                hit.alternative,
+                                base + floor,
+                                lc_line,
+                                base + s - lc_line_start + 1,
+                                context,
+                                kind,
+                                scheme,
+                                key,
+                                alt,
                             ),
                         )
                     )
-                    floor = at + hit.end
             at += len(word) + 1
+        self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
         return floor
 
     def _keep_words(self, words: set[str]) -> None:
