@@ -338,78 +338,51 @@ class Scanner:
                 if word_leaps:
                     word_misses += 1
                     if word_misses >= _WORD_MISSES:
-                        self._lc_pos, self._lc_line, self._lc_line_start = (
-                            lc_pos,
-                            lc_line,
-                            lc_line_start,
-                        )
-                        pos, word_misses, floor = self._word_leap(
-                            buf, pos, pos, floor, final, word_from, out
-                        )
-                        lc_pos, lc_line, lc_line_start = (
-                            self._lc_pos,
-                            self._lc_line,
-                            self._lc_line_start,
-                        )
+                        if pos - word_from > _WORD_MISSES * _WORD_GAP:
+                            word_misses = 0  # (far apart: counted again from here)
+                        else:
+                            lc = lc_pos, lc_line, lc_line_start
+                            pos, word_misses, floor, lc = self._word_leap(
+                                buf, pos, pos, floor, final, out, lc
+                            )
+                            lc_pos, lc_line, lc_line_start = lc
                         word_from = pos
-                continue
-            if res is None:
-                miss(i)
-                pos = i + 1
-                if word_leaps:
-                    word_misses += 1
-                    if word_misses >= _WORD_MISSES:
-                        self._lc_pos, self._lc_line, self._lc_line_start = (
-                            lc_pos,
-                            lc_line,
-                            lc_line_start,
-                        )
-                        pos, word_misses, floor = self._word_leap(
-                            buf, i, pos, floor, final, word_from, out
-                        )
-                        lc_pos, lc_line, lc_line_start = (
-                            self._lc_pos,
-                            self._lc_line,
-                            self._lc_line_start,
-                        )
-                        word_from = i
                 continue
             if res is Pending:
                 pos = i
                 stalled = True
                 break
-            assert isinstance(res, Candidate)
-            if res.reason is None:
+            assert res is None or isinstance(res, Candidate)
+            if res is not None and res.reason is None:
                 self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
                 out.append(self._hit(buf, res))
                 lc_pos, lc_line, lc_line_start = self._lc_pos, self._lc_line, self._lc_line_start
-            else:
+                pos = floor = res.end
+                continue
+            if res is not None:
                 if want_rejections:
                     out.append(self._rejection(buf, res))
-                if not res.consume:
-                    miss(i)
-                    pos = res.resume or i + 1
-                    if word_leaps:
-                        word_misses += 1
-                        if word_misses >= _WORD_MISSES:
-                            self._lc_pos, self._lc_line, self._lc_line_start = (
-                                lc_pos,
-                                lc_line,
-                                lc_line_start,
-                            )
-                            pos, word_misses, floor = self._word_leap(
-                                buf, i, pos, floor, final, word_from, out
-                            )
-                            lc_pos, lc_line, lc_line_start = (
-                                self._lc_pos,
-                                self._lc_line,
-                                self._lc_line_start,
-                            )
-                            word_from = i
+                if res.consume:
+                    if res.too_long:
+                        self._skip_to_space = True
+                    pos = floor = res.end
                     continue
-                if res.too_long:
-                    self._skip_to_space = True
-            pos = floor = res.end
+            # Nothing at i, or a rejection that consumes nothing: on from the next character.
+            miss(i)
+            pos = (res.resume if res is not None else 0) or i + 1
+            if word_leaps:
+                word_misses += 1
+                if word_misses >= _WORD_MISSES:
+                    if i - word_from > _WORD_MISSES * _WORD_GAP:
+                        word_misses = 0  # (far apart: counted again from here)
+                    else:
+                        lc = lc_pos, lc_line, lc_line_start
+                        pos, word_misses, floor, lc = self._word_leap(
+                            buf, i, pos, floor, final, out, lc
+                        )
+                        lc_pos, lc_line, lc_line_start = lc
+                    word_from = i
+            continue
         self._floor = max(self._floor, base + floor)  # (the local one, put back once)
         self._word_misses, self._word_window = word_misses, base + word_from
         self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
@@ -424,35 +397,37 @@ class Scanner:
         pos: int,
         floor: int,
         final: bool,
-        since: int,
         out: list[Hit | Rejection],
-    ) -> tuple[int, int, int]:
-        """After :data:`_WORD_MISSES` triggers decided in Python (fruitless ones, or hits),
-        the last at ``i`` and the first after ``since``: where the scan may go on
-        (``pos``, or past a block of words whose hits are known, :meth:`_block_hits`,
-        those hits added to *out*), the triggers to count from there (one short of the
-        next try after a leap), and the scan's floor (the end of the last hit).
+        lc: tuple[int, int, int],
+    ) -> tuple[int, int, int, tuple[int, int, int]]:
+        """After :data:`_WORD_MISSES` triggers decided in Python (fruitless ones, or hits)
+        within :data:`_WORD_GAP` of each other on average, the last at ``i``: where the
+        scan may go on (``pos``, or past a block of words whose hits are known,
+        :meth:`_block_hits`, those hits added to *out*), the triggers to count from
+        there (one short of the next try after a leap), the scan's floor (the end of
+        the last hit) and its line cursor *lc* (``_lc_pos``, ``_lc_line``,
+        ``_lc_line_start``, which _scan keeps in locals).
 
-        Only where they crowd (:data:`_WORD_GAP` apart on average) and the last try did
-        not fail too recently: a try that fails waits its block's length, then twice
-        as long, up to :data:`_WORD_BLOCK_MAX`. The line cursor is the scanner's own
-        here (``self._lc_*``), as for :meth:`_hit`."""
-        if i - since > _WORD_MISSES * _WORD_GAP or self._base + i < self._word_from:
-            return pos, 0, floor
+        Not where the last try failed too recently: a try that fails waits half its
+        next block's length; blocks double up to :data:`_WORD_BLOCK_MAX`."""
+        if self._base + i < self._word_from:
+            return pos, 0, floor, lc
         if not final and i >= len(buf) - R.DENSE_LOOKAHEAD - _WORD_ROOM:
             # Near the end of an unfinished buffer (no block fits): no try, and none
             # waits for it, so the text fed next is tried at its first fruitless trigger
             # (a wait of a block after each feed cost a hostile file 1.6 of 3 s).
-            return pos, _WORD_MISSES - 1, floor
+            return pos, _WORD_MISSES - 1, floor, lc
         block = self._block_hits(buf, i, pos, floor, final)
         self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
         if block is None:
             self._word_from = self._base + i + self._word_block // 2
-            return pos, 0, floor
+            return pos, 0, floor, lc
         end, start, words, known = block
         if known:
+            self._lc_pos, self._lc_line, self._lc_line_start = lc
             floor = self._emit_words(buf, start, words, known, out, floor)
-        return max(end, pos), _WORD_MISSES - 1, floor
+            lc = self._lc_pos, self._lc_line, self._lc_line_start
+        return max(end, pos), _WORD_MISSES - 1, floor, lc
 
     def _block_hits(
         self, buf: str, i: int, pos: int, floor: int, final: bool
@@ -484,12 +459,12 @@ class Scanner:
             return None
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
+        if buf.find("<", start, end) >= 0 or buf.find('"', start, end) >= 0:
+            return None  # (markup, mail: found at once, before anything is copied)
         if end - start > _WORD_SAMPLE:
             # A sample first: text whose words do not repeat (a list of links) fails it
             # at little cost, before the block is read.
             sample = buf[start : start + _WORD_SAMPLE]
-            if "<" in sample or '"' in sample:  # (markup: no block, found at once)
-                return None
             sample = sample.replace("\n", " ").replace("\t", " ").replace("\r", " ")
             sample_words = set(sample.split(" "))
             if len(sample_words.difference(self._fruitless, self._fruitful)) > _WORD_FEW:
