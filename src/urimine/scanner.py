@@ -107,6 +107,13 @@ def _last_space(buf: str, lo: int, hi: int) -> int:
     return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
 
 
+def _words(text: str) -> list[str]:
+    """*text* split at each space, tab, CR and LF: each word then stands one character
+    after the end of the one before. (str.split() would split at Unicode white space
+    too, which an IRI's run may hold; and this is faster than a regex's split.)"""
+    return text.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
+
+
 class Scanner:
     """Find URIs and URNs in text fed in chunks.
 
@@ -448,14 +455,14 @@ class Scanner:
             return None
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
-        if buf.find("<", start, end) >= 0 or buf.find('"', start, end) >= 0:
-            return None  # (markup, mail: found at once, before anything is copied)
+        # (and five characters before it: "<" and '"' looked for once, before anything is
+        # copied; markup and mail are refused at once)
+        if buf.find("<", max(start - 5, 0), end) >= 0 or buf.find('"', max(start - 5, 0), end) >= 0:
+            return None
         if end - start > _WORD_SAMPLE:
             # A sample first: text whose words do not repeat (a list of links) fails it
             # at little cost, before the block is read.
-            sample = buf[start : start + _WORD_SAMPLE]
-            sample = sample.replace("\n", " ").replace("\t", " ").replace("\r", " ")
-            sample_words = set(sample.split(" "))
+            sample_words = set(_words(buf[start : start + _WORD_SAMPLE]))
             if len(sample_words.difference(self._fruitless, self._fruitful)) > _WORD_FEW:
                 return None
         last = _last_space(buf, i, end) if end > i else -1
@@ -463,19 +470,10 @@ class Scanner:
             return None
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
         near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
-        if (
-            "<" in near
-            or '"' in near
-            or (("l:" in near or "L:" in near) and "url:" in near.lower())
-            or _WORD_HYPHEN(near)
-        ):
+        if (("l:" in near or "L:" in near) and "url:" in near.lower()) or _WORD_HYPHEN(near):
             return None
-        # Split at these four only (str.split would at Unicode white space too, which an
-        # IRI's run may hold; and this is faster than a regex's split). Each word then
-        # stands one character after the end of the one before.
         fruitless, fruitful = self._fruitless, self._fruitful
-        in_order = buf[start:last].replace("\n", " ").replace("\t", " ").replace("\r", " ")
-        words = in_order.split(" ")
+        words = _words(buf[start:last])
         distinct = set(words)
         unknown = distinct.difference(fruitless, fruitful)
         if len(unknown) > _WORD_UNKNOWN:
