@@ -36,6 +36,13 @@ PIECES = [
     "urn:isbn:123",
     "urn:ab:",
     "https://a.example/x-",
+    "news:+_%zz-",
+    "z39.50r:/-",
+    "HTTP:.-",
+    "(http://p.example/)%zz-",
+    "http://x.org/a%zz-",
+    "urn:ab:%00-",
+    "http://[v1.x-\n]/a",
     "x-http:",
     "ab:",
     "e.g.http://e.example",
@@ -87,6 +94,13 @@ REJECTED = [
     "sip:#[::1]",
     "urn:ab:",
     "urn:urn:x",
+    "urn:ab:%00",
+    "news:+_%zz",
+    "z39.50r:/",
+    "HTTP:.",
+    "%zz",
+    "http://[v1.x",
+    "]/a",
     "x-http:",
     "ab:",
     "a",
@@ -102,7 +116,7 @@ REJECTED = [
     "[",
     "]",
 ]
-GAPS = [" ", "\n", "\t", "\r\n", " ", "\n> "]
+GAPS = [" ", "\n", "\t", "\r\n", " ", "\n> ", "-\n", "- \n", "-\n> "]
 
 
 def hits(text: str, chunks: list[int], rejections: bool) -> list[Hit]:

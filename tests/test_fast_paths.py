@@ -1848,6 +1848,15 @@ _WORD_PIECES = st.sampled_from(
         "mailto:a@b.example",
         "urn:isbn:1",
         "e.g.http://e.example",
+        # Rejected whatever a hyphen at a line end joins to them (rules.bare.joins_no_hit)
+        "news:+_%zz",
+        "z39.50r:/",
+        "HTTP:.",
+        "(http://p.example/)%zz",
+        "urn:ab:%00",
+        "%zz",
+        "http://[v1.x",  # no hit alone, a hit joined: "http://[v1.x-" "\n" "]/a"
+        "]/a",
         "a",
         "\u00e9",
         "\u00a0",
@@ -1878,6 +1887,22 @@ _WORD_GAPS = st.sampled_from([" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n",
     layout=[(0, " ")] * 20 + [(0, "  "), (1, "\n")],
     misses=1,
     block=64,
+    alone=8,
+    cut=400,
+)
+@example(  # no hit alone, a hit joined at a hyphen before a line break: "http://[v1.x-]/a"
+    words=["http://[v1.x", "]/a", "news:+_%zz"],
+    layout=[(2, "-\n")] * 20 + [(0, "-\n"), (1, " ")] + [(2, "-\n")] * 20,
+    misses=1,
+    block=4096,
+    alone=8,
+    cut=400,
+)
+@example(  # a hit alone ("http://x.org/a", cut at "%zz"), none joined: rejected whole
+    words=["http://x.org/a%zz", "news:+_%zz"],
+    layout=[(1, "-\n")] * 20 + [(0, "-\n")] * 20,
+    misses=1,
+    block=4096,
     alone=8,
     cut=400,
 )

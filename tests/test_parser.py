@@ -17,6 +17,7 @@ from urimine.parser import (
     _diagnose,
     check_reference,
     check_uri,
+    could_start_uri,
     parse_reference,
     parse_uri,
     split_reference,
@@ -234,3 +235,50 @@ def test_a_text_ending_in_a_long_port_is_scanned(digits: int) -> None:
     refused for its port, whatever its length, and nothing raises."""
     hits = list(finditer("see http://a.example:" + "1" * digits))
     assert not [hit for hit in hits if hit.scheme == "http"]
+
+
+def _valid_texts() -> list[str]:
+    """Valid URIs and IRIs from the seeds' examples and the tables and peers' suites."""
+    texts = list(EXAMPLES)
+    texts += [t for t, _, expected, _ in _validity_cases() if expected == "valid" and t]
+    texts += [str(c["input"]) for c in jsonl("peers/uri-validity.jsonl") if c["valid"]]
+    return [t for t in texts if check_uri(t) is None]
+
+
+def test_every_prefix_of_a_valid_uri_could_start_one() -> None:
+    """:func:`could_start_uri` says no only where no text added could make a URI: every
+    prefix of every valid URI or IRI of the examples (seed 002 1.3), the validity
+    table and the peers' suite could start one."""
+    texts = _valid_texts()
+    assert len(texts) > 50
+    for text in texts:
+        for k in range(1, len(text) + 1):
+            assert could_start_uri(text[:k]), (text, k)
+
+
+@pytest.mark.parametrize(
+    ("text", "could"),
+    [
+        ("news:+_%zz-", False),  # "%z": no escape (2.1)
+        ("http://a%4", True),  # an escape the text has not ended yet
+        ("http://a%g", False),
+        ("http://[-", False),  # an IP-literal holds no "-" (3.2.2)
+        ("http://[::1]-", False),  # after the IP-literal only ":port", "/", "?", "#"
+        ("tel:1]~-", False),  # "]" only in an IP-literal
+        ("mailto:.-", True),
+        ("http:-", True),  # the grammar's path-rootless (bare text's rules refuse it)
+        ("http://a b", False),
+        ("http://ex\u00e4mple-", True),  # an IRI (RFC 3987)
+    ],
+)
+def test_could_start_uri(text: str, could: bool) -> None:
+    assert could_start_uri(text) is could
+
+
+@given(URIISH, URIISH)
+def test_what_could_start_no_uri_is_no_uri_whatever_follows(head: str, tail: str) -> None:
+    """A text that :func:`could_start_uri` says starts no URI starts no valid one."""
+    for text in ("x:" + head, "http://" + head):
+        if not could_start_uri(text):
+            assert check_uri(text + tail) is not None
+            assert check_uri(text + tail, iri=False) is not None

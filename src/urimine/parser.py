@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+import regex
+
 from urimine import _abnf
 from urimine.errors import InvalidURI, Reason
 from urimine.schemes import DEFAULT_PORTS
@@ -25,6 +27,7 @@ __all__ = [
     "URI",
     "check_reference",
     "check_uri",
+    "could_start_uri",
     "parse_reference",
     "parse_uri",
     "split_authority",
@@ -145,6 +148,22 @@ def check_uri(s: str, *, iri: bool = True) -> tuple[Reason, int] | None:
     ):
         return Reason.BAD_PORT, m.start("port")
     return None
+
+
+@cache
+def _iri_prefixes() -> regex.Pattern[str]:
+    """The IRI grammar (absolute, with fragment) by ``regex``, for its partial matches:
+    compiled at the first use (some 16 ms)."""
+    return regex.compile(_abnf._uri_source(iri=True, absolute=True))
+
+
+def could_start_uri(text: str) -> bool:
+    """Whether some valid URI or IRI starts with *text* (RFC 3986 3, RFC 3987 2.2): a
+    partial full match of the grammar, which fails only where no text added after
+    *text* could make a match. (The IRI grammar: on ASCII it is the URI grammar, and
+    what follows may not be ASCII.) "news:+_%zz-" can start none: whatever a line
+    break after its hyphen joins to it (Appendix E), the URI is rejected."""
+    return _iri_prefixes().fullmatch(text, partial=True) is not None
 
 
 def _above_65535(port: str) -> bool:

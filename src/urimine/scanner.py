@@ -32,7 +32,7 @@ from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key
 from urimine.rules import Candidate, Pending, Shortcut, _PendingType
 from urimine.rules.angle import Dismissed, at_angle
-from urimine.rules.bare import at_colon, next_shortcut
+from urimine.rules.bare import at_colon, joins_no_hit, next_shortcut
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["Scanner"]
@@ -162,7 +162,8 @@ class Scanner:
         # The word leaps of a scanner of hits only (see _word_leap): fruitless triggers
         # counted since a window started there (absolute), where the next leap may be
         # tried (absolute), the block it looks at, and the words known to hold no hit
-        # on their own, and those known to hold one.
+        # on their own, those known to hold one, and words ending in "-" known to be
+        # joined to no hit at a line break, or not (joins_no_hit).
         self._word_leaps = word_leaps and not rejections
         self._word_misses = 0
         self._word_window = 0
@@ -170,6 +171,7 @@ class Scanner:
         self._word_block = _WORD_BLOCK
         self._fruitless: set[str] = set()
         self._fruitful: dict[str, tuple[Hit, ...]] = {}
+        self._joined_ends: dict[str, bool] = {}
         self._word_chars = 0
 
     # ------------------------------------------------------------------ public API
@@ -442,8 +444,9 @@ class Scanner:
         (seed 002 Appendix E), and only these rules read across it: angle brackets
         (whitespace inside them is ignored), the quote rule's double quotes, the
         ``URL:`` prefix, and a hyphen at a line break (Appendix E); a block with "<",
-        '"', "URL:" (any case) or a hyphen before a line break, up to five characters
-        before it, is not leapt. Nor one whose words could be too long (whose
+        '"' or "URL:" (any case), up to five characters before it, is not leapt, nor
+        one where a hyphen before a line break could join a word to a hit
+        (:meth:`_ends_join_no_hit`). Nor one whose words could be too long (whose
         rejection ends the scan up to the next white space), or where a candidate
         consumed text of its first word (``floor``), or the text before the buffer
         may belong to it, or whose first word holds a hit and was scanned in part
@@ -469,9 +472,13 @@ class Scanner:
         if last < start:
             return None
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
-        near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
-        if (("l:" in near or "L:" in near) and "url:" in near.lower()) or _WORD_HYPHEN(near):
+        near_start = max(start - 5, 0)
+        near = buf[near_start : gap.end() if gap else last + 1]
+        if ("l:" in near or "L:" in near) and "url:" in near.lower():
             return None
+        # (A hyphen before the first word joined it to a candidate the scan has
+        # decided: a hit ended past it, the floor; a rejection consumed nothing.)
+        hyphen = _WORD_HYPHEN(near)
         fruitless, fruitful = self._fruitless, self._fruitful
         words = _words(buf[start:last])
         distinct = set(words)
@@ -501,7 +508,30 @@ class Scanner:
         self._keep_words(decided)
         if failed or (start < pos and words[0] in known):
             return None
+        if hyphen is not None and not self._ends_join_no_hit(distinct, known):
+            return None
         return last + 1, start, words, known
+
+    def _ends_join_no_hit(self, words: set[str], known: dict[str, tuple[Hit, ...]]) -> bool:
+        """Whether no word of a block (*words*, those in *known* holding hits alone) can
+        be joined to a hit at a hyphen before a line break (Appendix E): every one that
+        ends in "-" with a colon in it holds no hit alone and :func:`joins_no_hit`
+        (kept, as the words are). Then a block's hyphens at line ends change none of
+        its hits: a word without a colon starts no candidate, and a candidate joined
+        and rejected consumes nothing (the scan goes on after its colon)."""
+        ends = self._joined_ends
+        for word in words:
+            if word[-1:] == "-" and ":" in word:
+                if word in known:
+                    return False
+                verdict = ends.get(word)
+                if verdict is None:
+                    verdict = joins_no_hit(self._cfg, word)
+                    self._count_kept(len(word))
+                    self._joined_ends[word] = verdict
+                if not verdict:
+                    return False
+        return True
 
     def _emit_words(
         self,
@@ -575,6 +605,7 @@ class Scanner:
         if self._word_chars + size > _WORD_KEPT:
             self._fruitless.clear()
             self._fruitful.clear()
+            self._joined_ends.clear()
             self._word_chars = 0
         self._word_chars += size
 

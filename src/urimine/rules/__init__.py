@@ -1029,7 +1029,25 @@ def quote_depth(buf: str, pos: int) -> int:
 
 def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:
     """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
-    rest = uri[len(scheme) + 1 :]
+    refused = scheme_refusal(uri[len(scheme) + 1 :], scheme, bare=bare)
+    if refused is not None:
+        return refused
+    if scheme == "urn":
+        if "urn" not in cfg.rules:
+            return Reason.NOT_A_URI, "urn rule disabled", -1
+        found = check_urn(uri)
+    else:
+        found = check_uri(uri)
+    if found is not None:
+        return found[0], f"at {found[1]}", found[1]
+    return None
+
+
+def scheme_refusal(rest: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:
+    """The rules :func:`_validate` applies before the parser, to the text *rest* after
+    the colon of *scheme* (lower case): nothing after it, a C++ scope, and for bare
+    text a path-absolute where no authority is used and a scheme that needs one. Each
+    reads at most the first three characters of *rest*."""
     if not rest or (bare and rest == "//"):
         return Reason.EMPTY, "nothing after the scheme", -1
     if rest[0] == ":":
@@ -1043,12 +1061,4 @@ def _validate(cfg: Config, uri: str, scheme: str, *, bare: bool) -> tuple[Reason
             return Reason.NEEDS_AUTHORITY, f"{scheme}: needs //authority", -1
         if scheme not in EMPTY_HOST_OK and rest[2:3] in ("", "/", "?", "#"):
             return Reason.BAD_HOST, "empty host", -1
-    if scheme == "urn":
-        if "urn" not in cfg.rules:
-            return Reason.NOT_A_URI, "urn rule disabled", -1
-        found = check_urn(uri)
-    else:
-        found = check_uri(uri)
-    if found is not None:
-        return found[0], f"at {found[1]}", found[1]
     return None

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
+from urimine.parser import could_start_uri
 from urimine.rules import (
     _CLOSERS,
     _CUTTABLE,
@@ -41,6 +42,7 @@ from urimine.rules import (
     hyphen_gap_partial,
     join_breaks,
     quote_depth,
+    scheme_refusal,
     unfinished,
     urn_chain,
 )
@@ -49,7 +51,7 @@ from urimine.rules.chains import chain_end, joined
 from urimine.schemes import AUTHORITY_SCHEMES
 from urimine.urn import check_urn
 
-__all__ = ["at_colon", "next_shortcut"]
+__all__ = ["at_colon", "joins_no_hit", "next_shortcut"]
 
 # The common case, decided by one C-level match at the colon: "scheme://host/path"
 # ending before whitespace, possibly followed by sentence punctuation. Everything it
@@ -466,6 +468,43 @@ def _hyphen_join(
     if last_start == first_end:
         return None
     return joined(cfg, buf, s, first_end, e, depth), buf[last_start:e], e
+
+
+def joins_no_hit(cfg: Config, word: str) -> bool:
+    """Whether every candidate in *word* (a word that ends in "-") that the hyphen rule
+    could join to the lines after it (Appendix E) is rejected, whatever they hold: the
+    text from each scheme a colon's rules could take ("news:+_%zz-": "news", "ews",
+    "ws" and "s") to the end of the word can start no URI (:func:`could_start_uri`)
+    or none the scheme's rules take in bare text ("http:a-": no authority; they read
+    at most three characters after the colon, and answer for the word as for any
+    text it starts: what ends in "-" is never "" or "//"), or is a URN whose first
+    piece its check rejects (not joined, :func:`_urn_text`).
+
+    Where this holds and *word* holds no hit on its own, its hits in text are none
+    whatever follows it. A joined candidate is cut at no character past its first
+    piece's end but a closer (the first unbalanced one, :func:`cut_unbalanced`) or what
+    _trim drops after its hyphen; so it holds the whole first piece, and is rejected
+    with it, or is cut inside it as on its own, where it was no hit."""
+    any_scheme = "any-scheme" in cfg.rules
+    colon = word.find(":")
+    while colon >= 0:
+        j = colon - 1
+        while j >= 0 and colon - j <= _SCHEME_MAX and word[j] in _SCHEME_CHARS:
+            # (a scheme starts with a letter; e.g.http's tail is one of these too)
+            if word[j].isalpha():
+                scheme = word[j:colon].lower()
+                if scheme == "urn":
+                    if check_urn(word[j:]) is None:
+                        return False
+                elif (
+                    (any_scheme or scheme in cfg.schemes)
+                    and scheme_refusal(word[colon + 1 :], scheme, bare=True) is None
+                    and could_start_uri(word[j:])
+                ):
+                    return False
+            j -= 1
+        colon = word.find(":", colon + 1)
+    return True
 
 
 def _piece_start(buf: str, first_end: int, end: int, gap: re.Pattern[str]) -> int:
