@@ -528,7 +528,7 @@ class Scanner:
                 if verdict is None:
                     verdict = joins_no_hit(self._cfg, word)
                     self._count_kept(len(word))
-                    self._joined_ends[word] = verdict
+                    ends[word] = verdict  # (_count_kept clears it in place)
                 if not verdict:
                     return False
         return True

@@ -480,11 +480,11 @@ def joins_no_hit(cfg: Config, word: str) -> bool:
     text it starts: what ends in "-" is never "" or "//"), or is a URN whose first
     piece its check rejects (not joined, :func:`_urn_text`).
 
-    Where this holds and *word* holds no hit on its own, its hits in text are none
-    whatever follows it. A joined candidate is cut at no character past its first
-    piece's end but a closer (the first unbalanced one, :func:`cut_unbalanced`) or what
-    _trim drops after its hyphen; so it holds the whole first piece, and is rejected
-    with it, or is cut inside it as on its own, where it was no hit."""
+    Where this holds and *word* holds no hit on its own, it holds none in text either,
+    whatever follows it. A joined candidate is cut only at its first unbalanced closer
+    (:func:`cut_unbalanced`) and where :func:`_trim` drops its end, which stops at the
+    first piece's hyphen: so it holds its whole first piece and is rejected with it,
+    or is cut at a closer inside it, as on its own, where it was no hit."""
     any_scheme = "any-scheme" in cfg.rules
     colon = word.find(":")
     while colon >= 0:
