@@ -5,6 +5,8 @@ the slowest, as a multiple of the benchmark's ordinary-text rate.
     python bench/hostile_search.py SEED COUNT                 # any tokens
     python bench/hostile_search.py SEED COUNT --rejected      # a registered scheme's
                                                               # colon, then tokens
+    python bench/hostile_search.py SEED COUNT --wrapped       # the same in quotes,
+                                                              # tags or brackets
 
 The second family is where candidates the rules reject crowd: it found the shapes that
 the word leaps (scanner.Scanner._word_leap) now pass over. Pieces with hits cost what
@@ -42,13 +44,18 @@ AFTER_COLON = [
     *("[::1]", "\\", "^", "|", "{", "}", "`", "\x00", "\x7f", "\u00a0"),
 ]
 ENDS = [" ", "\n", "-\n", "\t"]
+WRAPPERS = [('"', '" '), ('"', '", '), ("<b>", "</b> "), ("<td>", "</td>\n"), ("(", ") ")]
+WRAPPERS += [("'", "' "), ("[", "]\t"), ("<", "> "), ("*", "* ")]
 SIZE = 300_000
 
 
-def piece(rnd: random.Random, rejected: bool) -> str:
+def piece(rnd: random.Random, rejected: bool, wrapped: bool = False) -> str:
     """A random piece of the chosen family."""
-    if rejected:
+    if rejected or wrapped:
         after = "".join(rnd.choice(AFTER_COLON) for _ in range(rnd.randint(1, 4)))
+        if wrapped:
+            before, end = rnd.choice(WRAPPERS)
+            return before + rnd.choice(SCHEMES) + ":" + after + end
         return rnd.choice(SCHEMES) + ":" + after + rnd.choice(ENDS)
     return "".join(rnd.choice(TOKENS) for _ in range(rnd.randint(1, 5)))
 
@@ -64,13 +71,14 @@ def main() -> None:
     parser.add_argument("seed", type=int)
     parser.add_argument("count", type=int)
     parser.add_argument("--rejected", action="store_true", help="a registered scheme first")
+    parser.add_argument("--wrapped", action="store_true", help="the same, in quotes or tags")
     parser.add_argument("--show", type=int, default=20, help="pieces listed (20)")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
     sum(1 for _ in finditer("see http://x.org/ urn:isbn:1 <http://a.b/> " * 100))  # warm-up
     found = []
     for _ in range(args.count):
-        text = piece(rnd, args.rejected)
+        text = piece(rnd, args.rejected, args.wrapped)
         found.append((*rate(text * (SIZE // len(text))), text))
     found.sort()
     without = [(mb_s, text) for mb_s, hits, text in found if not hits]

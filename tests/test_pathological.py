@@ -150,6 +150,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # some 18 us to join and reject: 0.5 MB/s before).
     "rejected candidates joined at line ends": lambda n: _fill("news:+_%zz-\n", n),
     "no authority, joined at line ends": lambda n: _fill("z39.50r:/-\nhttp:/-\n", n),
+    # In double quotes (a JSON list) or between tags whose ">" is in the same word: the
+    # quote rule and the angle rule read no further (1.5 to 2.8 MB/s before).
+    "rejected candidates in double quotes": lambda n: _fill('"tel:1]~", "HTTP://A.B[a", ', n),
+    "rejected candidates between tags": lambda n: _fill("<b>mailto:.</b> <td>sip:|</td>\n", n),
     "header field lists": lambda n: _fill("h=from:to:subject:date:message-id:cc:", n),
     "clock times": lambda n: _fill("Thu Jan  1 00:00:00 1970 12:34:56.789 ", n),
 }
@@ -415,7 +419,9 @@ def _fed(text: str, size: int) -> None:
 
 
 @pytest.mark.parametrize("chunk", [0, 1 << 14])
-@pytest.mark.parametrize("piece", ["tel:1]~ ", "mailto:a%zz\n", "HTTP://A.B[a\t", "news:+_%zz-\n"])
+@pytest.mark.parametrize(
+    "piece", ["tel:1]~ ", "mailto:a%zz\n", "HTTP://A.B[a\t", "news:+_%zz-\n", '"tel:1]~", ']
+)
 def test_rejected_candidates_that_repeat_are_leapt_over(piece: str, chunk: int) -> None:
     """The word leaps of a scanner of hits only (Scanner._word_leap) serve text that
     repeats words of rejected candidates: scanned with them, it costs a fraction of

@@ -107,6 +107,13 @@ def _last_space(buf: str, lo: int, hi: int) -> int:
     return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
 
 
+def _angles_closed(word: str) -> bool:
+    """Whether each "<" of *word* has a ">" after it in the word: the angle rule, which
+    reads across white space up to the first ">" (Appendix E), then reads the word
+    only ("<td>tel:1]~</td>", "<b>mailto:.</b>"), as it does alone."""
+    return word.rfind(">") > word.rfind("<")
+
+
 def _words(text: str) -> list[str]:
     """*text* split at each space, tab, CR and LF: each word then stands one character
     after the end of the one before. (str.split() would split at Unicode white space
@@ -458,10 +465,8 @@ class Scanner:
             return None
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
-        # (and five characters before it: "<" and '"' looked for once, before anything is
-        # copied; markup and mail are refused at once)
-        if buf.find("<", max(start - 5, 0), end) >= 0 or buf.find('"', max(start - 5, 0), end) >= 0:
-            return None
+        # (and five characters before it: "<" looked for once, before anything is copied)
+        angles = buf.find("<", max(start - 5, 0), end) >= 0
         if end - start > _WORD_SAMPLE:
             # A sample first: text whose words do not repeat (a list of links) fails it
             # at little cost, before the block is read.
@@ -509,6 +514,8 @@ class Scanner:
         if failed or (start < pos and words[0] in known):
             return None
         if hyphen is not None and not self._ends_join_no_hit(distinct, known):
+            return None
+        if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
             return None
         return last + 1, start, words, known
 
