@@ -490,6 +490,8 @@ class Scanner:
         unknown = distinct.difference(fruitless, fruitful)
         if len(unknown) > _WORD_UNKNOWN:
             return None
+        if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
+            return None
         known = {word: hits for word in distinct if (hits := fruitful.get(word)) is not None}
         # Words decided alone: no more text than an eighth of the block (a try that
         # fails costs little more than the block's split), none that could be too long;
@@ -514,8 +516,6 @@ class Scanner:
         if failed or (start < pos and words[0] in known):
             return None
         if hyphen is not None and not self._ends_join_no_hit(distinct, known):
-            return None
-        if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
             return None
         return last + 1, start, words, known
 
