@@ -1857,6 +1857,9 @@ _WORD_PIECES = st.sampled_from(
         "%zz",
         "http://[v1.x",  # no hit alone, a hit joined: "http://[v1.x-" "\n" "]/a"
         "]/a",
+        "<td>",  # markup glued to the text: words end with their ">"
+        "</td>",
+        "<a:b>",
         "a",
         "\u00e9",
         "\u00a0",

@@ -154,6 +154,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # quote rule and the angle rule read no further (1.5 to 2.8 MB/s before).
     "rejected candidates in double quotes": lambda n: _fill('"tel:1]~", "HTTP://A.B[a", ', n),
     "rejected candidates between tags": lambda n: _fill("<b>mailto:.</b> <td>sip:|</td>\n", n),
+    # Markup glued to the text, no white space for a line: words end with their ">".
+    "rejected candidates in glued markup": lambda n: _fill(
+        "<tr><td>tel:1]~</td><td>HTTP://A.B[a</td></tr>" * 40 + "\n", n
+    ),
     "header field lists": lambda n: _fill("h=from:to:subject:date:message-id:cc:", n),
     "clock times": lambda n: _fill("Thu Jan  1 00:00:00 1970 12:34:56.789 ", n),
 }

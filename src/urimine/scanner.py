@@ -114,11 +114,24 @@ def _angles_closed(word: str) -> bool:
     return word.rfind(">") > word.rfind("<")
 
 
+def _spaced(text: str) -> str:
+    """*text* with a space after each ">", where :func:`_words` splits it too."""
+    return text.replace(">", "> ") if ">" in text else text
+
+
 def _words(text: str) -> list[str]:
-    """*text* split at each space, tab, CR and LF: each word then stands one character
-    after the end of the one before. (str.split() would split at Unicode white space
-    too, which an IRI's run may hold; and this is faster than a regex's split.)"""
-    return text.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
+    """*text* split at each space, tab, CR and LF, and after each ">" (markup glued to
+    text, ``<td>tel:1]~</td><td>``): each word then stands one character after the end
+    of the one before, or right after it where that one ends in ">". (str.split() would
+    split at Unicode white space too, which an IRI's run may hold; and this is faster
+    than a regex's split.)"""
+    return _spaced(text).replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
+
+
+def _last_cut(buf: str, lo: int, hi: int) -> int:
+    """Where the last space, tab, CR, LF or ">" of ``buf[lo:hi]`` stands, or -1: a word
+    of a block (:meth:`Scanner._block_hits`) ends before white space or with a ">"."""
+    return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
 
 
 class Scanner:
@@ -422,60 +435,71 @@ class Scanner:
             # waits for it, so the text fed next is tried at its first fruitless trigger
             # (a wait of a block after each feed cost a hostile file 1.6 of 3 s).
             return pos, _WORD_MISSES - 1, floor, lc
-        block = self._block_hits(buf, i, pos, floor, final)
+        start = self._block_start(buf, i, floor)
+        if start < 0:
+            # A hit ended in the word that holds i (markup glued to a URI,
+            # "<b>http://x.org/</b>"): no try, and the next trigger tries.
+            return pos, _WORD_MISSES - 1, floor, lc
+        block = self._block_hits(buf, start, i, pos, final)
         self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
         if block is None:
             self._word_from = self._base + i + self._word_block // 2
             return pos, 0, floor, lc
-        end, start, words, known = block
+        end, start, words, known, spaced = block
         if known:
             self._lc_pos, self._lc_line, self._lc_line_start = lc
-            floor = self._emit_words(buf, start, words, known, out, floor)
+            floor = self._emit_words(buf, start, words, known, spaced, out, floor)
             lc = self._lc_pos, self._lc_line, self._lc_line_start
         return max(end, pos), _WORD_MISSES - 1, floor, lc
 
-    def _block_hits(
-        self, buf: str, i: int, pos: int, floor: int, final: bool
-    ) -> tuple[int, int, list[str], dict[str, tuple[Hit, ...]]] | None:
-        """A block of whole words from the one holding ``i`` (after ``i`` where a white
-        space stands there) whose hits are known, or None: where it ends, where it
-        starts, its words in order, and the hits of those that hold any, each as found
-        alone. For a scanner of hits only, in text dense with candidates the rules
-        reject or take one at a time (``tel:1]~ ``, ``mailto:. ``, some 5 us each; a
-        URI every few words, 2 to 9 us a hit): the block is split at white space in C,
-        and only words not met before are decided, each on its own
-        (:meth:`_alone`).
-
-        A word's hits are those it holds on its own wherever nothing in the block
-        joins it to its neighbours: white space ends every run of URI characters
-        (seed 002 Appendix E), and only these rules read across it: angle brackets
-        (whitespace inside them is ignored), the quote rule's double quotes, the
-        ``URL:`` prefix, and a hyphen at a line break (Appendix E); a block with "<",
-        '"' or "URL:" (any case), up to five characters before it, is not leapt, nor
-        one where a hyphen before a line break could join a word to a hit
-        (:meth:`_ends_join_no_hit`). Nor one whose words could be too long (whose
-        rejection ends the scan up to the next white space), or where a candidate
-        consumed text of its first word (``floor``), or the text before the buffer
-        may belong to it, or whose first word holds a hit and was scanned in part
-        (before ``pos``)."""
+    def _block_start(self, buf: str, i: int, floor: int) -> int:
+        """Where the word that holds ``i`` starts (after white space or a ">"), or -1
+        where it may not start a block: a candidate consumed text of it (``floor``),
+        or the text before the buffer may belong to it, or it could be too long."""
         longest = self._cfg.max_len
         lo = floor if floor > i - longest else i - longest
-        start = _last_space(buf, lo, i + 1) + 1
+        start = _last_cut(buf, lo, i + 1) + 1
         if start == 0 and (lo > 0 or self._base > 0):
-            return None
+            return -1
+        return start
+
+    def _block_hits(
+        self, buf: str, start: int, i: int, pos: int, final: bool
+    ) -> tuple[int, int, list[str], dict[str, tuple[Hit, ...]], str] | None:
+        """A block of whole words from ``start`` (:meth:`_block_start`: the word holding
+        ``i``) whose hits are known, or None: where it ends, where it starts, its words
+        in order, the hits of those that hold any, each as found alone, and the block
+        as split (:func:`_spaced`, or "" where it holds no ">"). For a scanner of hits
+        only, in text dense with candidates the rules reject or take one at a time
+        (``tel:1]~ ``, ``mailto:. ``, some 5 us each; a URI every few words, 2 to 9 us
+        a hit): the block is split in C, and only words not met before are decided,
+        each on its own (:meth:`_alone`).
+
+        A word's hits are those it holds on its own wherever nothing in the block
+        joins it to its neighbours. White space ends every run of URI characters
+        (seed 002 Appendix E), and so does ">": a block is split at both, a word ending
+        with its ">". The rules that read past a run's end or before its scheme read
+        white space and ">" alike, but these (Appendix E): the ``URL:`` prefix (a
+        block with "URL:", any case, is not leapt); angle brackets, whose white space
+        inside is ignored (each "<" needs its ">" in its word, :func:`_angles_closed`);
+        and a hyphen at a line break (:meth:`_ends_join_no_hit`). Quotes, single or
+        double, are read next to the run only. Nor is a block leapt whose words could
+        be too long (whose rejection ends the scan up to the next white space), or
+        where a word that starts before ``pos``, scanned in part, holds a hit."""
+        longest = self._cfg.max_len
         limit = len(buf) if final else len(buf) - R.DENSE_LOOKAHEAD
         end = min(start + self._word_block, limit)
-        # (and five characters before it: "<" looked for once, before anything is copied)
-        angles = buf.find("<", max(start - 5, 0), end) >= 0
+        angles = buf.find("<", start, end) >= 0  # (looked for once, before anything is copied)
         if end - start > _WORD_SAMPLE:
             # A sample first: text whose words do not repeat (a list of links) fails it
             # at little cost, before the block is read.
             sample_words = set(_words(buf[start : start + _WORD_SAMPLE]))
             if len(sample_words.difference(self._fruitless, self._fruitful)) > _WORD_FEW:
                 return None
-        last = _last_space(buf, i, end) if end > i else -1
+        last = _last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
+        stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
         near_start = max(start - 5, 0)
         near = buf[near_start : gap.end() if gap else last + 1]
@@ -485,7 +509,8 @@ class Scanner:
         # decided: a hit ended past it, the floor; a rejection consumed nothing.)
         hyphen = _WORD_HYPHEN(near)
         fruitless, fruitful = self._fruitless, self._fruitful
-        words = _words(buf[start:last])
+        text = buf[start:stop]
+        words = _words(text)
         distinct = set(words)
         unknown = distinct.difference(fruitless, fruitful)
         if len(unknown) > _WORD_UNKNOWN:
@@ -513,11 +538,24 @@ class Scanner:
             else:
                 decided.add(word)
         self._keep_words(decided)
-        if failed or (start < pos and words[0] in known):
+        if failed or (start < pos and self._scanned_hold_hits(words, known, pos - start)):
             return None
         if hyphen is not None and not self._ends_join_no_hit(distinct, known):
             return None
-        return last + 1, start, words, known
+        return last + 1, start, words, known, _spaced(text) if angles or ">" in text else ""
+
+    @staticmethod
+    def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:
+        """Whether a word of a block that starts before *upto* (from the block's start),
+        scanned in part, holds a hit alone."""
+        at = 0
+        for word in words:
+            if at >= upto:
+                return False
+            if word in known:
+                return True
+            at += len(word) + (word[-1:] != ">")
+        return False
 
     def _ends_join_no_hit(self, words: set[str], known: dict[str, tuple[Hit, ...]]) -> bool:
         """Whether no word of a block (*words*, those in *known* holding hits alone) can
@@ -546,23 +584,30 @@ class Scanner:
         start: int,
         words: list[str],
         known: dict[str, tuple[Hit, ...]],
+        spaced: str,
         out: list[Hit | Rejection],
         floor: int,
     ) -> int:
         """Add to *out* the hits of the words of a block from ``start`` (*words*, in
-        order, each one white space after the one before) that *known* holds, each
-        found alone between spaces (its offsets one more than in the word); return
+        order, each one white space after the one before in *spaced*, the block with a
+        space after each ">", or in the block where that is ""), that *known* holds,
+        each found alone between spaces (its offsets one more than in the word); return
         the end of the last (else *floor*)."""
         base = self._base
         append = out.append
         # The line cursor in locals, written out as in _scan (uri-dense 4.6 -> 5.9 MB/s).
         lc_pos, lc_line, lc_line_start = self._lc_pos, self._lc_line, self._lc_line_start
         at = start - 1  # (a hit found alone in " word " starts one later)
+        shift = counted = 0  # the spaces added to the block before a hit, counted up to
         for word in words:
             hits = known.get(word)
             if hits is not None:
                 for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in hits:
                     s = at + hit_start
+                    if spaced:
+                        shift += spaced.count(">", counted, s - start)
+                        counted = s - start
+                        s -= shift
                     lo = lc_pos - base
                     if s > lo:
                         if lo < 0:
@@ -572,7 +617,7 @@ class Scanner:
                             lc_line += buf.count("\n", lo, nl) + 1
                             lc_line_start = base + nl + 1
                         lc_pos = base + s
-                    floor = at + hit_end
+                    floor = at + hit_end - shift  # (a hit holds no ">")
                     append(
                         _new_hit(
                             Hit,
