@@ -1857,6 +1857,8 @@ _WORD_PIECES = st.sampled_from(
         "%zz",
         "http://[v1.x",  # no hit alone, a hit joined: "http://[v1.x-" "\n" "]/a"
         "]/a",
+        "<URN:a:b:c\\>",  # a 1993 URN: "\\" escapes ">" and white space
+        "d>",
         "<td>",  # markup glued to the text: words end with their ">"
         "</td>",
         "<a:b>",
@@ -1904,6 +1906,14 @@ _WORD_GAPS = st.sampled_from([" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n",
 @example(  # a hit alone ("http://x.org/a", cut at "%zz"), none joined: rejected whole
     words=["http://x.org/a%zz", "news:+_%zz"],
     layout=[(1, "-\n")] * 20 + [(0, "-\n")] * 20,
+    misses=1,
+    block=4096,
+    alone=8,
+    cut=400,
+)
+@example(  # a 1993 URN, whose "\\>" does not end it (nor a word)
+    words=["</o:p>", "<URN::a:b:c\\:<\\>\\:d>", "tel:1]~"],
+    layout=[(0, " ")] * 20 + [(1, " ")] + [(2, " ")] * 20,
     misses=1,
     block=4096,
     alone=8,
