@@ -192,6 +192,18 @@ PATHOLOGICAL: dict[str, tuple[str, Callable[[int], bytes]]] = {
         "`http:x http:x …`: a registered scheme without the `//` it needs (each a rejection)",
         lambda n: _fill(b"http:x ", n),
     ),
+    "rejected-joined": (
+        "`news:+_%zz-` at every line end: rejected candidates joined at hyphens (Appendix E)",
+        lambda n: _fill(b"news:+_%zz-\nz39.50r:/-\n", n),
+    ),
+    "rejected-quoted": (
+        '`"tel:1]~", "HTTP://A.B[a", …`: rejected candidates in double quotes (a JSON list)',
+        lambda n: _fill(b'"tel:1]~", "HTTP://A.B[a", ', n),
+    ),
+    "rejected-in-markup": (
+        "`<td>tel:1]~</td><td>mailto:.</td>…`: rejected candidates in markup, no white space",
+        lambda n: _fill(b"<tr><td>tel:1]~</td><td>mailto:.</td></tr>" * 50 + b"\n", n),
+    ),
     "urn-no-nid": (
         "`urn:a:urn:a:…`: `urn:` before no NID (each could only be rejected)",
         lambda n: _fill(b"urn:a:", n),

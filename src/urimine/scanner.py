@@ -195,6 +195,7 @@ class Scanner:
         self._fruitful: dict[str, tuple[Hit, ...]] = {}
         self._joined_ends: dict[str, bool] = {}
         self._word_chars = 0
+        self._word_again = False  # the last try could not start at its trigger
 
     # ------------------------------------------------------------------ public API
     def feed(self, text: str) -> list[Hit | Rejection]:
@@ -440,8 +441,11 @@ class Scanner:
         start = self._block_start(buf, i, floor)
         if start < 0:
             # A hit ended in the word that holds i (markup glued to a URI,
-            # "<b>http://x.org/</b>"): no try, and the next trigger tries.
-            return pos, _WORD_MISSES - 1, floor, lc
+            # "<b>http://x.org/</b>"): no try, and none waits; the next trigger tries,
+            # or where it did so already, the count starts again.
+            self._word_again = not self._word_again
+            return pos, _WORD_MISSES - 1 if self._word_again else 0, floor, lc
+        self._word_again = False
         block = self._block_hits(buf, start, i, pos, final)
         self._word_block = min(2 * self._word_block, _WORD_BLOCK_MAX)
         if block is None:
