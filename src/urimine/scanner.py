@@ -109,11 +109,11 @@ def _last_space(buf: str, lo: int, hi: int) -> int:
 
 def _angles_closed(word: str) -> bool:
     """Whether each "<" of *word* has a ">" after it in the word, and no "\\" stands in
-    it: the angle rule, which reads across white space up to the first ">" (Appendix
-    E), then reads the word only ("<td>tel:1]~</td>", "<b>mailto:.</b>"), as it does
-    alone. (In a 1993 URN, "<URN:a:b:c\\>d>", a backslash escapes any character, ">"
-    and white space too.)"""
-    return word.rfind(">") > word.rfind("<") and "\\" not in word
+    it where it may hold a 1993 URN: the angle rule, which reads across white space up
+    to the first ">" (Appendix E), then reads the word only ("<td>tel:1]~</td>",
+    "<b>mailto:.</b>"), as it does alone. (In a 1993 URN, "<URN:a:b:c\\>d>", a
+    backslash escapes any character, ">" and white space too.)"""
+    return word.rfind(">") > word.rfind("<") and not ("\\" in word and "urn:" in word.lower())
 
 
 def _spaced(text: str) -> str:
