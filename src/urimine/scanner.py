@@ -502,6 +502,12 @@ class Scanner:
             sample_words = set(_words(buf[start : start + _WORD_SAMPLE]))
             if len(sample_words.difference(self._fruitless, self._fruitful)) > _WORD_FEW:
                 return None
+            if end - start > 4 * _WORD_SAMPLE:
+                # And one at its end, of words met in neither (a table after prose).
+                tail = set(_words(buf[end - _WORD_SAMPLE : end]))
+                tail.difference_update(sample_words, self._fruitless, self._fruitful)
+                if len(tail) > _WORD_FEW:
+                    return None
         last = _last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
