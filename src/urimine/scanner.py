@@ -124,10 +124,15 @@ def _spaced(text: str) -> str:
 def _words(text: str) -> list[str]:
     """*text* split at each space, tab, CR and LF, and after each ">" (markup glued to
     text, ``<td>tel:1]~</td><td>``): each word then stands one character after the end
-    of the one before, or right after it where that one ends in ">". (str.split() would
+    of the one before, or right after it where that one ends in ">"."""
+    return _split(_spaced(text))
+
+
+def _split(spaced: str) -> list[str]:
+    """*spaced* (:func:`_spaced`) split at each space, tab, CR and LF. (str.split() would
     split at Unicode white space too, which an IRI's run may hold; and this is faster
     than a regex's split.)"""
-    return _spaced(text).replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
+    return spaced.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
 
 
 def _last_cut(buf: str, lo: int, hi: int) -> int:
@@ -513,8 +518,7 @@ class Scanner:
             return None
         stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         gap = _WORD_GAP_AFTER.match(buf, last)  # (it always matches)
-        near_start = max(start - 5, 0)
-        near = buf[near_start : gap.end() if gap else last + 1]
+        near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
         if ("l:" in near or "L:" in near) and "url:" in near.lower():
             return None
         # (A hyphen before the first word joined it to a candidate the scan has
@@ -522,7 +526,8 @@ class Scanner:
         hyphen = _WORD_HYPHEN(near)
         fruitless, fruitful = self._fruitless, self._fruitful
         text = buf[start:stop]
-        words = _words(text)
+        spaced = _spaced(text)
+        words = _split(spaced)
         distinct = set(words)
         unknown = distinct.difference(fruitless, fruitful)
         if len(unknown) > _WORD_UNKNOWN:
@@ -554,7 +559,7 @@ class Scanner:
             return None
         if hyphen is not None and not self._ends_join_no_hit(distinct, known):
             return None
-        return last + 1, start, words, known, _spaced(text) if angles or ">" in text else ""
+        return last + 1, start, words, known, spaced if len(spaced) > len(text) else ""
 
     @staticmethod
     def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:
