@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import accumulate, compress, count
+from operator import add
 
 from urimine import rules as R
 from urimine.model import Hit, Rejection
@@ -459,7 +461,7 @@ class Scanner:
         end, start, words, known, spaced = block
         if known:
             self._lc_pos, self._lc_line, self._lc_line_start = lc
-            floor = self._emit_words(buf, start, words, known, spaced, out, floor)
+            floor = self._emit_words(buf, start, end, words, known, spaced, out, floor)
             lc = self._lc_pos, self._lc_line, self._lc_line_start
         return max(end, pos), _WORD_MISSES - 1, floor, lc
 
@@ -599,28 +601,40 @@ class Scanner:
         self,
         buf: str,
         start: int,
+        end: int,
         words: list[str],
         known: dict[str, tuple[Hit, ...]],
         spaced: str,
         out: list[Hit | Rejection],
         floor: int,
     ) -> int:
-        """Add to *out* the hits of the words of a block from ``start`` (*words*, in
-        order, each one white space after the one before in *spaced*, the block with a
-        space after each ">", or in the block where that is ""), that *known* holds,
+        """Add to *out* the hits of the words of a block from ``start`` to ``end`` (*words*,
+        in order, each one white space after the one before in *spaced*, the block with
+        a space after each ">", or in the block where that is ""), that *known* holds,
         each found alone between spaces (its offsets one more than in the word); return
-        the end of the last (else *floor*)."""
+        the end of the last (else *floor*).
+
+        Each word's start and whether it holds hits are made in C (``accumulate``,
+        ``compress``), so Python steps through the words with hits only; on a block of
+        one line, which holds every hit of a line of links, the line cursor is moved
+        once, not at each hit (``tel:1 `` repeated: 0.69 -> 0.35 us a hit)."""
         base = self._base
         append = out.append
-        # The line cursor in locals, written out as in _scan (uri-dense 4.6 -> 5.9 MB/s).
+        # The line cursor in locals, written out as in _scan.
         lc_pos, lc_line, lc_line_start = self._lc_pos, self._lc_line, self._lc_line_start
-        at = start - 1  # (a hit found alone in " word " starts one later)
+        # Each word's start less one (a hit found alone in " word " starts one later):
+        # the lengths before it, and one white space after each.
+        ats = map(add, accumulate(map(len, words), initial=start - 1), count())
+        found = compress(zip(words, ats, strict=False), map(known.__contains__, words))
+        one_line = not spaced and buf.find("\n", start, end) < 0
+        if one_line:  # (the cursor moved once, to the block's start)
+            self._advance_lines(buf, start)
+            lc_pos, lc_line, lc_line_start = self._lc_pos, self._lc_line, self._lc_line_start
         shift = counted = 0  # the spaces added to the block before a hit, counted up to
-        for word in words:
-            hits = known.get(word)
-            if hits is not None:
-                for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in hits:
-                    s = at + hit_start
+        for word, at in found:
+            for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in known[word]:
+                s = at + hit_start
+                if not one_line:
                     if spaced:
                         shift += spaced.count(">", counted, s - start)
                         counted = s - start
@@ -634,26 +648,25 @@ class Scanner:
                             lc_line += buf.count("\n", lo, nl) + 1
                             lc_line_start = base + nl + 1
                         lc_pos = base + s
-                    floor = at + hit_end - shift  # (a hit holds no ">")
-                    append(
-                        _new_hit(
-                            Hit,
-                            (
-                                uri,
-                                raw,
-                                base + s,
-                                base + floor,
-                                lc_line,
-                                base + s - lc_line_start + 1,
-                                context,
-                                kind,
-                                scheme,
-                                key,
-                                alt,
-                            ),
-                        )
+                floor = at + hit_end - shift  # (a hit holds no ">")
+                append(
+                    _new_hit(
+                        Hit,
+                        (
+                            uri,
+                            raw,
+                            base + s,
+                            base + floor,
+                            lc_line,
+                            base + s - lc_line_start + 1,
+                            context,
+                            kind,
+                            scheme,
+                            key,
+                            alt,
+                        ),
                     )
-            at += len(word) + 1
+                )
         self._lc_pos, self._lc_line, self._lc_line_start = lc_pos, lc_line, lc_line_start
         return floor
 
