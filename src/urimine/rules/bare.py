@@ -251,8 +251,14 @@ def next_shortcut(cfg: Config, buf: str, pos: int) -> Shortcut | None:
     m = _TRAIN.match(buf, pos, pos + cfg.max_len)
     if m is None:
         return None
-    scheme = m.group(1).lower()
-    if scheme == "urn" or scheme not in cfg.schemes:
+    written = m.group(1)
+    last, scheme = cfg.recent[0]  # (a list of links repeats its scheme: no lower() then)
+    if written != last:
+        scheme = written.lower()
+        if scheme not in cfg.schemes:
+            return None
+        cfg.recent[0] = written, scheme
+    if scheme == "urn":
         return None
     return _shortcut(m, buf, m.start(1), scheme)
 
