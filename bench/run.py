@@ -925,7 +925,7 @@ def _per_item_target(r: dict, count: int, item: str, per: str) -> str:
         floor += f", in C {r['floor_c_ratio']:.0f}×"
     met = _check(r["ratio"] <= TARGET_PATHO_RATIO)
     if r["ratio"] > TARGET_PATHO_RATIO and "floor_parse_ratio" in r:
-        parsed = r["cpu"] * r["floor_parse_ratio"] / r["ratio"]  # (its CPU s)
+        parsed = r["bytes"] / MB / r["floor_parse_mbps"]  # (its CPU s)
         floor += f"; parse floor {parsed / count * 1e6:.1f} µs per {per}"
         met = f"{_check(r['ratio'] <= r['floor_parse_ratio'])} per {per}"
     return (
