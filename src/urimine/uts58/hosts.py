@@ -1,0 +1,45 @@
+"""Domain names in running text as UTS #58 link detection reads them: runs of host
+characters and label dots, checked label by label, the last label a real top-level
+domain (IANA's root zone list, `urimine.tlds`).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from urimine.uts58.props import LABEL_DOTS, data
+
+_DOT_SPLIT = regex.compile("[" + "".join(sorted(LABEL_DOTS)) + "]")
+
+
+def host_run_end(text: str, pos: int) -> int:
+    """The end of the run of host characters (no dots) that starts at *pos*."""
+    host = data().host
+    n = len(text)
+    while pos < n and host.get(ord(text[pos])):
+        pos += 1
+    return pos
+
+
+def domain_start(text: str, end: int, floor: int) -> int:
+    """Where the run of host characters and label dots that ends at *end* starts, going
+    back no further than *floor*."""
+    host = data().host
+    while end > floor and (host.get(ord(text[end - 1])) or text[end - 1] in LABEL_DOTS):
+        end -= 1
+    return end
+
+
+def valid_domain(domain: str) -> bool:
+    """Whether *domain* (without a trailing dot) has no empty label and no label that
+    starts or ends with a hyphen (RFC 1034 §3.5, UTS #46 CheckHyphens).
+
+    >>> valid_domain("example.com"), valid_domain("foo..example.com"), valid_domain("-a.com")
+    (True, False, False)
+    """
+    return all(label and label[0] != "-" and label[-1] != "-" for label in split_labels(domain))
+
+
+def split_labels(domain: str) -> list[str]:
+    """*domain*'s labels, split at any of the four full stops UTS #46 maps to ``.``."""
+    return _DOT_SPLIT.split(domain)
