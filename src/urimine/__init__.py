@@ -24,6 +24,7 @@ from urimine.resolve import resolve
 from urimine.rules import ALL_RULES, PRESETS
 from urimine.scanner import Scanner
 from urimine.urn import URN, LegacyURN, parse_urn
+from urimine.uts58.format import format_link
 
 __version__ = "0.1.0"
 
@@ -49,6 +50,7 @@ __all__ = [
     "extract",
     "extract_chunks",
     "finditer",
+    "format_link",
     "normalize_uri",
     "parse_reference",
     "parse_uri",

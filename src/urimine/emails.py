@@ -18,17 +18,11 @@ import regex
 
 from urimine.tlds import is_tld
 from urimine.uts58.hosts import host_run_end, split_labels, valid_domain
-from urimine.uts58.props import LABEL_DOTS, data
+from urimine.uts58.localpart import local_part_start, mailto_uri, with_mailto
+from urimine.uts58.props import LABEL_DOTS
 
 MAX_LOCAL_OCTETS = 64
 _AT = regex.compile("@")
-# RFC 6068 §2: what may stand unescaped in a mailto: address (unreserved and
-# some-delims); everything else, non-ASCII included, is percent-encoded as UTF-8.
-_MAILTO_SAFE = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;:@"
-)
-
-
 @dataclass(frozen=True, slots=True)
 class EmailAddress:
     """An address found in a text: ``text[start:end]`` as written (with a ``mailto:``
@@ -46,48 +40,6 @@ class EmailAddress:
     @property
     def uri(self) -> str:
         return mailto_uri(self.local, self.domain)
-
-
-def mailto_uri(local: str, domain: str) -> str:
-    """The ``mailto:`` URI of an address (RFC 6068 §2): characters a mailto URI may not
-    hold as written are percent-encoded as UTF-8.
-
-    >>> mailto_uri("a+b", "example.com"), mailto_uri("j%d", "exämple.com")
-    ('mailto:a+b@example.com', 'mailto:j%25d@ex%C3%A4mple.com')
-    """
-    return "mailto:" + _encode(local) + "@" + _encode(domain)
-
-
-def _encode(text: str) -> str:
-    return "".join(
-        ch if ch in _MAILTO_SAFE else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "replace"))
-        for ch in text
-    )
-
-
-def local_part_start(text: str, at: int, floor: int, *, max_octets: int | None) -> int | None:
-    """Where the local part before the ``@`` at *at* starts (going back no further than
-    *floor*), or None when it is no Dot-string: empty, a dot at either end or two in a
-    row, longer than *max_octets*, or the ``//user`` of a URL (``http://user@host``)."""
-    email = data().email
-    start = at
-    while start > floor and email.get(ord(text[start - 1])):
-        start -= 1
-    local = text[start:at]
-    if not local or local[0] == "." or local[-1] == "." or ".." in local:
-        return None
-    if local.startswith("//") and start > floor and text[start - 1] == ":":
-        return None
-    if max_octets is not None and len(local.encode("utf-8", "replace")) > max_octets:
-        return None
-    return start
-
-
-def with_mailto(text: str, start: int, floor: int) -> int:
-    """*start* moved back over a ``mailto:`` written just before it (any case)."""
-    if start - 7 >= floor and text[start - 7 : start].lower() == "mailto:":
-        return start - 7
-    return start
 
 
 def _domain_end(text: str, pos: int) -> int:

@@ -59,6 +59,8 @@ def is_tld(label: str) -> bool:
     if label.isascii():
         return label.lower() in a_labels
     folded = _fold(label)
+    if folded.isascii():
+        return folded in a_labels
     if folded in u_labels:
         return True
     try:

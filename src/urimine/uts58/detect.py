@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import regex
 
-from urimine.emails import local_part_start, mailto_uri, with_mailto
 from urimine.tlds import is_tld
 from urimine.uts58.hosts import domain_start, host_run_end, valid_domain
+from urimine.uts58.localpart import local_part_start, mailto_uri, with_mailto
 from urimine.uts58.props import LABEL_DOTS
 from urimine.uts58.terminate import scan_path_query_fragment
 
