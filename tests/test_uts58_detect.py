@@ -3,10 +3,12 @@ the 17.0.0 and the dev copies: the marks removed, `detect` must mark the line ag
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from uts58_files import CLOSE, OPEN, VERSIONS, detection_lines
 
 from urimine.uts58 import LinkKind, detect
+from uts58_files import CLOSE, OPEN, VERSIONS, detection_lines
 
 
 def _marked(plain: str) -> str:
@@ -50,7 +52,10 @@ def test_every_line_of_the_link_detection_test(version: str) -> None:
         # Other schemes are not UTS #58's: the host alone is linked.
         ("ftp://example.com/x", [("example.com/x", "domain", None)]),
         # Full-width and halfwidth ideographic full stops separate labels as "." does.
-        ("普遍适用测试．我爱你 and ｴ｡com", [("普遍适用测试．我爱你", "domain", None), ("ｴ｡com", "domain", None)]),
+        (
+            "普遍适用测试．我爱你 and ｴ｡com",
+            [("普遍适用测试．我爱你", "domain", None), ("ｴ｡com", "domain", None)],
+        ),
     ],
 )
 def test_kinds_and_uris(text: str, expected: list[tuple[str, str, str | None]]) -> None:
@@ -82,4 +87,4 @@ def test_hostile_megabyte_inputs_are_scanned_once(name: str) -> None:
     assert len(text) >= 900_000
     links = detect(text)
     assert len(links) == count
-    assert all(a.end <= b.start for a, b in zip(links, links[1:], strict=False))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(links))

@@ -11,12 +11,24 @@ from urimine.emails import find_emails, mailto_uri
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("See αβγ.δεζ@example.com on", [("αβγ.δεζ@example.com", "mailto:%CE%B1%CE%B2%CE%B3.%CE%B4%CE%B5%CE%B6@example.com")]),
-        ("See mailto:john.smith@example.com/foo", [("mailto:john.smith@example.com", "mailto:john.smith@example.com")]),
+        (
+            "See αβγ.δεζ@example.com on",
+            [("αβγ.δεζ@example.com", "mailto:%CE%B1%CE%B2%CE%B3.%CE%B4%CE%B5%CE%B6@example.com")],
+        ),
+        (
+            "See mailto:john.smith@example.com/foo",
+            [("mailto:john.smith@example.com", "mailto:john.smith@example.com")],
+        ),
         ("x.abcd@example.com.", [("x.abcd@example.com", "mailto:x.abcd@example.com")]),
-        ("o'brien+tag@example.co.uk!", [("o'brien+tag@example.co.uk", "mailto:o'brien+tag@example.co.uk")]),
+        (
+            "o'brien+tag@example.co.uk!",
+            [("o'brien+tag@example.co.uk", "mailto:o'brien+tag@example.co.uk")],
+        ),
         ("a#b@example.com", [("a#b@example.com", "mailto:a%23b@example.com")]),
-        ("Lorem john.doe@example.com:1234/forum", [("john.doe@example.com", "mailto:john.doe@example.com")]),
+        (
+            "Lorem john.doe@example.com:1234/forum",
+            [("john.doe@example.com", "mailto:john.doe@example.com")],
+        ),
         # No valid local part, no valid domain, no real TLD: nothing.
         ("See @example.com, john.@example.com, .john@example.com, j..d@example.com", []),
         ('See "john\\ doe"@example.com', []),
@@ -24,7 +36,10 @@ from urimine.emails import find_emails, mailto_uri
         # The userinfo of a URL is not an address.
         ("http://john.smith@example.com/x", []),
         # RFC 5321 §4.5.3.1.1: at most 64 octets.
-        ("x" * 64 + "@example.com", [("x" * 64 + "@example.com", "mailto:" + "x" * 64 + "@example.com")]),
+        (
+            "x" * 64 + "@example.com",
+            [("x" * 64 + "@example.com", "mailto:" + "x" * 64 + "@example.com")],
+        ),
         ("x" * 65 + "@example.com", []),
     ],
 )
@@ -34,7 +49,11 @@ def test_find_emails(text: str, found: list[tuple[str, str]]) -> None:
 
 def test_parts_and_mailto() -> None:
     (address,) = find_emails("Write to Jo@Example.ORG today")
-    assert (address.local, address.domain, address.address) == ("Jo", "Example.ORG", "Jo@Example.ORG")
+    assert (address.local, address.domain, address.address) == (
+        "Jo",
+        "Example.ORG",
+        "Jo@Example.ORG",
+    )
     assert mailto_uri("a b", "ex.com") == "mailto:a%20b@ex.com"
 
 

@@ -12,10 +12,10 @@ pairs): for those pairs the dev result is the one expected.
 from __future__ import annotations
 
 import pytest
-from uts58_files import VERSIONS, formatting_pairs, parts_of
 
 import urimine
 from urimine.uts58.format import LinkParts, format_parts, split_link
+from uts58_files import VERSIONS, formatting_pairs, parts_of
 
 
 def _dev_results() -> dict[str, str]:

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-from uts58_files import read
 
 from urimine.uts58 import is_host_char, is_label_dot, link_bracket, link_email, link_term
+from uts58_files import read
 
 
 def _entries(text: str) -> list[tuple[int, int, str]]:
@@ -58,8 +58,20 @@ def test_link_email_matches_linkemail_txt() -> None:
 
 @pytest.mark.parametrize(
     ("ch", "host"),
-    [("a", True), ("Z", True), ("-", True), ("ß", True), ("Ω", True), ("香", True),
-     ("་", True), ("_", False), ("😎", False), (".", False), ("。", False), (" ", False)],
+    [
+        ("a", True),
+        ("Z", True),
+        ("-", True),
+        ("ß", True),
+        ("Ω", True),
+        ("香", True),
+        ("་", True),
+        ("_", False),
+        ("😎", False),
+        (".", False),
+        ("。", False),
+        (" ", False),
+    ],
 )
 def test_host_characters(ch: str, host: bool) -> None:
     assert is_host_char(ch) is host

@@ -47,9 +47,7 @@ def parts_of(comment: str) -> LinkParts:
             query[-1] = (query[-1][0], value)
         else:
             fragment.append(value)
-    return LinkParts(
-        prefix, tuple(path) or None, tuple(query) or None, tuple(fragment) or None
-    )
+    return LinkParts(prefix, tuple(path) or None, tuple(query) or None, tuple(fragment) or None)
 
 
 def formatting_pairs(version: str) -> list[tuple[str, str, str]]:

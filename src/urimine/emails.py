@@ -23,6 +23,8 @@ from urimine.uts58.props import LABEL_DOTS
 
 MAX_LOCAL_OCTETS = 64
 _AT = regex.compile("@")
+
+
 @dataclass(frozen=True, slots=True)
 class EmailAddress:
     """An address found in a text: ``text[start:end]`` as written (with a ``mailto:``

@@ -55,7 +55,8 @@ def refang_text(text: str) -> str:
     'https://evil.example/a and bob@evil.example'
     """
     text = _SCHEME.sub(lambda m: "ftp" if m.group()[0] in "fF" else "http" + m.group(1), text)
-    return _MARK.sub(lambda m: _MARK_VALUES[int(str(m.lastgroup)[1:])], text)
+    plain: str = _MARK.sub(lambda m: _MARK_VALUES[int(str(m.lastgroup)[1:])], text)
+    return plain
 
 
 def refang(span: str) -> str | None:

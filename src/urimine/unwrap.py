@@ -79,15 +79,17 @@ def _proofpoint_v3(uri: str) -> str | None:
 
 def _google_host(host: str) -> bool:
     labels = host.split(".")
-    return len(labels) >= 2 and labels[0] in ("www", "google") or labels[-2:-1] == ["google"]
+    return (len(labels) >= 2 and labels[0] in ("www", "google")) or labels[-2:-1] == ["google"]
 
 
 # (host test, path test, extractor from the query or the whole URI)
 _Rule = tuple[Callable[[str], bool], Callable[[str], bool], Callable[[str, str], str | None]]
 _RULES: tuple[_Rule, ...] = (
     (
-        lambda h: h.endswith(".safelinks.protection.outlook.com")
-        or h.endswith(".safelinks.protection.office365.us"),
+        lambda h: (
+            h.endswith(".safelinks.protection.outlook.com")
+            or h.endswith(".safelinks.protection.office365.us")
+        ),
         lambda p: p in ("", "/"),
         lambda q, _u: _param(q, "url"),
     ),

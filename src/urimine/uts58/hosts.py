@@ -42,4 +42,5 @@ def valid_domain(domain: str) -> bool:
 
 def split_labels(domain: str) -> list[str]:
     """*domain*'s labels, split at any of the four full stops UTS #46 maps to ``.``."""
-    return _DOT_SPLIT.split(domain)
+    labels: list[str] = _DOT_SPLIT.split(domain)
+    return labels

@@ -52,5 +52,3 @@ def with_mailto(text: str, start: int, floor: int) -> int:
     if start - 7 >= floor and text[start - 7 : start].lower() == "mailto:":
         return start - 7
     return start
-
-

@@ -36,7 +36,8 @@ def scan_path_query_fragment(text: str, start: int) -> int:
         return start
     props = data()
     term, brackets = props.term, props.brackets
-    last_safe, stack = start + 1, []
+    last_safe = start + 1
+    stack: list[str] = []
     i, n = start + 1, len(text)
     while i < n:
         ch = text[i]
