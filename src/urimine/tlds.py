@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 
 @cache
 def _table() -> tuple[str, frozenset[str], frozenset[str]]:
-    text = resources.files("urimine").joinpath("data/tlds.txt").read_text("utf-8")
+    text = (Path(__file__).resolve().parent / "data" / "tlds.txt").read_text("utf-8")
     version, a_labels, u_labels = "", set(), set()
     for line in text.split("\n"):
         if line.startswith("# Version"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Literal
 
 LinkTerm = Literal["Include", "Hard", "Soft", "Close", "Open"]
@@ -80,7 +80,7 @@ def _ranges(fields: list[str]) -> list[tuple[int, int]]:
 @cache
 def data() -> _Data:
     """The property tables, read from the package data on first use."""
-    text = resources.files("urimine").joinpath("data/uts58.txt").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[1] / "data" / "uts58.txt").read_text("utf-8")
     term, email, host = _Table(), _Table(), _Table()
     brackets: dict[str, str] = {}
     for line in text.split("\n"):
