@@ -51,7 +51,7 @@ def _measure_line(row: Row, variant: Variant, shown: Callable[[list[str]], str])
 
 def _measure_table(rows: list[Row], shown: Callable[[list[str]], str]) -> list[str]:
     lines = [
-        "| Row | Command | CPU s | wall s | peak RSS MB | lines out | rate (wall; CPU) |",
+        "| Row | Command | CPU s | wall s | peak RSS MB | distinct lines out | rate (wall; CPU) |",
         "|---|---|---:|---:|---:|---:|---|",
     ]
     for row in rows:
@@ -83,8 +83,9 @@ def markdown(
         "",
         "## Measurements",
         "",
-        "Median of the runs; peak RSS is the largest seen; *lines out* is the output of the "
-        "last run (every occurrence for the baselines, unique URIs for urimine).",
+        "Median of the runs; peak RSS is the largest seen; *distinct lines out* counts the "
+        "last run's output once per distinct line (the baselines print every occurrence, "
+        "urimine each URI once), so it compares what the tools found.",
         "",
         *_measure_table(rows, shown),
     ]

@@ -45,12 +45,11 @@ def _kill_group(pgid: int, flag: list[bool]) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def count_lines(path: Path) -> int:
-    lines = 0
+def count_distinct(path: Path) -> int:
+    """Distinct lines of an output: what a tool found, whether it prints each occurrence
+    (the baselines) or each URI once (urimine's default)."""
     with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            lines += block.count(b"\n")
-    return lines
+        return len(set(fh))
 
 
 def run_once(argv: Sequence[str], out: Path, timeout: float) -> Run:
@@ -83,7 +82,7 @@ def run_once(argv: Sequence[str], out: Path, timeout: float) -> Run:
         wall=float(wall),
         rss_mb=int(rss_kb) * 1024 / 1e6,
         status=int(status),
-        lines=count_lines(out),
+        lines=count_distinct(out),
         timed_out=bool(killed),
         orphans=int(orphans),
         stderr=message,
