@@ -257,6 +257,9 @@ def small_row(commands: Commands, inputs: e2e_inputs.Inputs) -> Row:
     rg = shutil.which("rg")
     if rg:
         variants.append(Variant("rg", ["rg", "-o", PLAIN_PATTERN, folder]))
+        notes.append(
+            "ripgrep prints each match after its file's name: its distinct lines are pairs"
+        )
     else:
         notes.append("ripgrep is not installed (`apt-get install ripgrep`): no ceiling row")
     size = sum(p.stat().st_size for p in inputs.small.rglob("*.txt")) / 1e6
