@@ -258,7 +258,8 @@ def small_row(commands: Commands, inputs: e2e_inputs.Inputs) -> Row:
     if rg:
         variants.append(Variant("rg", ["rg", "-o", PLAIN_PATTERN, folder]))
         notes.append(
-            "ripgrep prints each match after its file's name: its distinct lines are pairs"
+            "ripgrep prints each match after its file's name: its distinct lines are "
+            "(file, match) pairs"
         )
     else:
         notes.append("ripgrep is not installed (`apt-get install ripgrep`): no ceiling row")
