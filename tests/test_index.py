@@ -63,10 +63,15 @@ def _stats(capsys: pytest.CaptureFixture[str], db: Path) -> dict[str, object]:
 
 
 def _dump(db: Path) -> list[str]:
-    """Every row of every table, in a stable order (what 'same state' means)."""
+    """Every row of every table, in a stable order (what 'same state' means); SQLite's
+    planner statistics (``PRAGMA optimize`` decides when to gather them) are not state."""
     conn = sqlite3.connect(db)
     try:
-        return list(conn.iterdump())
+        return [
+            line
+            for line in conn.iterdump()
+            if not line.startswith(("ANALYZE ", 'INSERT INTO "sqlite_stat'))
+        ]
     finally:
         conn.close()
 
@@ -298,6 +303,167 @@ def test_blank_file_becomes_index(corpus: Path, tmp_path: Path) -> None:
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     conn.close()
+
+
+# -- WARC records, spellings of one file, deleted files ---------------------------------------
+
+
+def _warc_record(kind: str, number: int, block: bytes, target: str | None = None) -> bytes:
+    """One WARC record in its own gzip member (the layout of crawls)."""
+    fields = [
+        "WARC/1.0",
+        f"WARC-Type: {kind}",
+        f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{number:012d}>",
+        "WARC-Date: 2024-01-01T00:00:00Z",
+    ]
+    if target is not None:
+        fields.append(f"WARC-Target-URI: {target}")
+    http = {"request": "request", "response": "response"}.get(kind)
+    ctype = f"application/http; msgtype={http}" if http else "application/warc-fields"
+    fields += [f"Content-Type: {ctype}", f"Content-Length: {len(block)}"]
+    head = "\r\n".join(fields).encode() + b"\r\n\r\n"
+    return gzip.compress(head + block + b"\r\n\r\n")
+
+
+_PAGE = b"<html><body><a href='http://one.example/x'>x</a> see http://two.example/y</body></html>"
+CRAWL = [  # warcinfo, then a request and its response, twice: documents are records 2 and 4
+    ("warcinfo", b"software: test\r\nformat: WARC File Format 1.0\r\n", None),
+    (
+        "request",
+        b"GET /a HTTP/1.1\r\nReferer: http://referer.example/\r\n\r\n",
+        "http://site.example/a",
+    ),
+    (
+        "response",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + _PAGE,
+        "http://site.example/a",
+    ),
+    ("request", b"GET /b HTTP/1.1\r\nHost: site.example\r\n\r\n", "http://site.example/b"),
+    (
+        "response",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nsee http://three.example/z",
+        "http://site.example/b",
+    ),
+]
+
+
+def _write_crawl(path: Path, records: list[int]) -> None:
+    path.write_bytes(
+        b"".join(_warc_record(CRAWL[n][0], n, CRAWL[n][1], CRAWL[n][2]) for n in records)
+    )
+
+
+def test_warc_records_keep_their_links(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Documents of a WARC are numbered by record (only responses are documents here):
+    every one is kept, with its links, alone and beside an mbox (whose first message
+    must not get the WARC's links)."""
+    crawl, mbox = tmp_path / "crawl.warc.gz", tmp_path / "list.mbox"
+    _write_crawl(crawl, [0, 1, 2, 3, 4])
+    mbox.write_text(MBOX)
+    name = os.path.realpath(crawl)
+    expected = {
+        (name, 2): {("http://one.example/x", 1), ("http://two.example/y", 1)},
+        (name, 4): {("http://three.example/z", 1)},
+    }
+    alone, both, mbox_only = tmp_path / "alone.db", tmp_path / "both.db", tmp_path / "mbox.db"
+    capsys.readouterr()
+    assert _index(alone, crawl, "-v") == 0
+    assert "2 added, 0 replaced, 0 unchanged), 0 removed" in capsys.readouterr().err
+    assert _doc_links(alone) == expected
+    status, out = _query(capsys, alone, "links-from", str(crawl), "--format", "jsonl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and {(r["doc_index"], r["record_id"], r["key"]) for r in rows} == {
+        (2, "urn:uuid:00000000-0000-0000-0000-000000000002", "http://one.example/x"),
+        (2, "urn:uuid:00000000-0000-0000-0000-000000000002", "http://two.example/y"),
+        (4, "urn:uuid:00000000-0000-0000-0000-000000000004", "http://three.example/z"),
+    }
+    assert _index(both, crawl, mbox) == 0 and _index(mbox_only, mbox) == 0
+    links = _doc_links(both)
+    assert {doc: v for doc, v in links.items() if doc[0] == name} == expected
+    assert {doc: v for doc, v in links.items() if doc[0] != name} == _doc_links(mbox_only)
+    os.utime(crawl)  # read again: nothing removed, nothing rewritten
+    assert _index(both, crawl, mbox, "-v") == 0
+    assert "0 added, 0 replaced, 2 unchanged), 0 removed" in capsys.readouterr().err
+    assert _doc_links(both) == links
+    _write_crawl(crawl, [0, 3, 4])  # the first exchange dropped: record 4 is now record 2
+    fresh = tmp_path / "fresh.db"
+    assert _index(both, crawl, mbox) == 0 and _index(fresh, crawl, mbox) == 0
+    assert _doc_links(both) == _doc_links(fresh)
+    assert (name, 2) in _doc_links(both) and (name, 4) not in _doc_links(both)
+    assert _stats(capsys, both) == _stats(capsys, fresh)
+
+
+def test_one_file_under_several_spellings(
+    corpus: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file given as a.txt, ./a.txt, its absolute path, from another working
+    directory, by a symbolic or a hard link, or found in a walk, is one source."""
+    db = tmp_path / "links.db"
+    text = corpus / "a.txt"
+    (corpus / "sub").mkdir()
+    (corpus / "link.txt").symlink_to(text)
+    os.link(text, corpus / "hard.txt")
+    monkeypatch.chdir(corpus)
+    capsys.readouterr()
+    assert _index(db, "a.txt", "./a.txt", str(text), "../in/a.txt", "link.txt", "-v") == 0
+    err = capsys.readouterr().err
+    assert err.count(f"the same file as {os.path.realpath(text)}, read once") == 4
+    monkeypatch.chdir(corpus / "sub")
+    assert _index(db, "../a.txt", "../hard.txt", "-v") == 0
+    assert "1 sources (1 unchanged" in capsys.readouterr().err
+    assert _index(db, corpus) == 0  # the walk meets a.txt, hard.txt and link.txt
+    stats = _stats(capsys, db)
+    fresh = tmp_path / "fresh.db"
+    assert _index(fresh, corpus) == 0
+    assert stats == _stats(capsys, fresh) and stats["sources"] == 3  # a.txt, empty.txt, mbox
+    outputs = {
+        _query(capsys, db, "links-from", spelling)
+        for spelling in ("../a.txt", "./../hard.txt", "../link.txt", str(text))
+    }
+    assert len(outputs) == 1
+    status, out = outputs.pop()
+    assert status == 0 and out.startswith(f"{os.path.realpath(text)}#0 ")
+    assert "ftp://ftp.example.net/pub/" in out
+
+
+def test_deleted_files_are_pruned(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "links.db"
+    (corpus / "old").mkdir()
+    (corpus / "old" / "gone.txt").write_text("see https://gone.example/\n")
+    assert _index(db, corpus) == 0
+    (corpus / "a.txt").unlink()  # its ftp:// URI is nowhere else
+    (corpus / "old" / "gone.txt").unlink()
+    (corpus / "old").rmdir()
+    assert _index(db, corpus, "--no-prune") == 0
+    assert _stats(capsys, db)["sources"] == 4  # a.txt, empty.txt, list.mbox, old/gone.txt
+    assert _query(capsys, db, "links-from", str(corpus / "a.txt"))[0] == 0
+    assert _index(db, corpus / "old") == 1  # a root that does not exist prunes nothing
+    assert _stats(capsys, db)["sources"] == 4
+    capsys.readouterr()
+    assert _index(db, corpus, "-v") == 0
+    assert "0 unchanged), 2 removed, 2 sources pruned" in capsys.readouterr().err
+    fresh = tmp_path / "fresh.db"
+    assert _index(fresh, corpus) == 0
+    assert _doc_links(db) == _doc_links(fresh)
+    assert _stats(capsys, db) == _stats(capsys, fresh)
+    _, out = _query(capsys, db, "top", "-n", "100")
+    assert "ftp.example.net" not in out and "gone.example" not in out
+    assert query_main([str(db), "links-from", str(corpus / "a.txt")]) == 1
+
+
+def test_index_without_path_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert _index(tmp_path / "links.db") == 2
+    err = capsys.readouterr().err
+    assert err == "urimine: index: no PATH given (use - to read standard input)\n"
+    assert not (tmp_path / "links.db").exists()
 
 
 # -- a real corpus, killed at random moments -------------------------------------------------

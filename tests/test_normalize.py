@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import cpu_seconds
@@ -204,3 +206,160 @@ def test_remove_dot_segments_takes_linear_time() -> None:
         return cpu_seconds(run, floor=1e-5) / calls
 
     assert cost(20_000, 10) / cost(2_500, 80) < 8 * 2
+
+
+# -- IDNA 2008 for the key (UTS #46 non-transitional) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # RFC 5892: "ß" and final sigma are PVALID; IDNA 2003 mapped them to "ss" and "σ".
+        ("http://straße.de/", "http://xn--strae-oqa.de/"),
+        ("http://Straße.DE/", "http://xn--strae-oqa.de/"),
+        ("http://strasse.de/", "http://strasse.de/"),
+        ("http://ςa.gr/", "http://xn--a-xmb.gr/"),
+        ("http://σa.gr/", "http://xn--a-zmb.gr/"),
+        # Joiners in their context (RFC 5892 A.1, A.2): a virama before ZWJ, ZWNJ between
+        # dual-joining letters; IDNA 2003 mapped both away.
+        ("http://क्\u200dष.example/", "http://xn--11b2ezcw70k.example/"),
+        ("http://ب\u200cب.example/", "http://xn--ngba799q.example/"),
+        # Refused by IDNA 2008: a joiner out of context, a symbol, a label with "--" in
+        # positions 3-4: lower case, UTF-8 percent-encoded (RFC 3986 3.2.2).
+        ("http://a\u200db.example/", "http://a%E2%80%8Db.example/"),
+        ("http://☃.net/", "http://%E2%98%83.net/"),
+        ("http://Ab--ü.example/", "http://ab--%C3%BC.example/"),
+        ("http://\u00ad.example/", "http://%C2%AD.example/"),
+        # UTS #46 mapping: width, case, the ideographic full stop
+        ("http://ＢÜＣＨＥＲ。example/", "http://xn--bcher-kva.example/"),
+    ],
+)
+def test_idna2008_keys(text: str, key: str) -> None:
+    assert dedup_key(text) == key
+    assert dedup_key(key) == key
+
+
+def test_idna2008_keeps_apart_what_idna2003_merged() -> None:
+    pairs = [
+        ("http://straße.de/", "http://strasse.de/"),
+        ("http://ςa.gr/", "http://σa.gr/"),
+        ("http://क्\u200dष.example/", "http://क्ष.example/"),
+        ("http://ب\u200cب.example/", "http://بب.example/"),
+        ("http://a\u200db.example/", "http://ab.example/"),
+    ]
+    for one, other in pairs:
+        assert dedup_key(one) != dedup_key(other), one
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        # case, percent-encoded unreserved characters, an A-label and its U-label
+        [
+            "http://straße.de/~a",
+            "HTTP://STRAßE.DE/%7Ea",
+            "http://xn--strae-oqa.de/~a",
+            "http://XN--STRAE-OQA.de/%7ea",
+        ],
+        [
+            "http://bücher.example/",
+            "http://BÜCHER.example",
+            "http://xn--bcher-kva.example/",
+            "http://xn--bcher-kva.example:80/",
+            "http://%62ücher.example/",
+        ],
+        ["http://ςa.gr/x", "http://xn--a-xmb.gr/%78", "HTTP://ςA.GR/x"],
+    ],
+)
+def test_spellings_that_share_a_key(spellings: list[str]) -> None:
+    assert len({dedup_key(s) for s in spellings}) == 1, [dedup_key(s) for s in spellings]
+
+
+def test_unique_output_keeps_both_idna2008_hosts() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "urimine"],
+        input="http://straße.de/ and http://strasse.de/\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0
+    assert run.stdout.splitlines() == ["http://straße.de/", "http://strasse.de/"]
+
+
+def test_ascii_hosts_do_not_load_idna() -> None:
+    """The key of an ASCII host never needs the idna package (nor its tables)."""
+    code = (
+        "import sys; from urimine.normalize import dedup_key;"
+        " dedup_key('http://Example.COM/%7e'); dedup_key('x://[v1.X]');"
+        " print('idna' in sys.modules)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.stdout.strip() == "False", run.stderr
+
+
+# -- idempotence: the key of a key is the key, for every str ----------------------------------
+
+_KEY_ALPHABET = (
+    "aAvVzZxXnN09fF%:/?#[]@.-_~!$&'()*+,;=<> \\éÜİßςσ。．／\u00ad\u200c\u200d\ud800ＡⅨ⒈·١\x80"
+)
+
+
+def _bits(*extra: str) -> st.SearchStrategy[str]:
+    """Short runs of characters and pieces that change how a URI splits or decodes."""
+    pieces = [*extra, "%", "%2", "%25", "%2e", "%41", "%c3%9f", "%C3", "ß", "é", "\u200d", "."]
+    return st.lists(
+        st.one_of(st.sampled_from(pieces), st.text(alphabet=_KEY_ALPHABET, max_size=2)),
+        max_size=5,
+    ).map("".join)
+
+
+_IP_LITERALS = st.builds(
+    "[{}{}]".format,
+    st.sampled_from(["", "v", "V1.", "::1", "fe80::", "::FFFF:1.2.3.4", "v1.x", ":"]),
+    st.one_of(_bits("%", "%25", ":", "]"), st.text(alphabet="ßé\x80İ%25:.vA", max_size=4)),
+)
+_HOSTS = st.one_of(_bits("xn--", "-", "。"), _IP_LITERALS, _IP_LITERALS)
+_AUTHORITIES = st.builds(
+    "{}{}{}".format,
+    st.one_of(st.just(""), _bits("@", ":").map(lambda s: s + "@")),
+    _HOSTS,
+    st.one_of(st.just(""), _bits(":", "0").map(lambda s: ":" + s)),
+)
+URI_SHAPED = st.builds(
+    "{}:{}{}{}{}{}".format,
+    st.sampled_from(["http", "HTTP", "e", "x", "urn", "URN", "https", "mailto", "file"]),
+    st.sampled_from(["//", "", "/"]),
+    _AUTHORITIES,
+    _bits("/", "/..", "/.", "//"),
+    st.one_of(st.just(""), _bits("?").map(lambda s: "?" + s)),
+    st.one_of(st.just(""), _bits("#").map(lambda s: "#" + s)),
+)
+LEGACY_SHAPED = st.builds(
+    "<{}{}".format,
+    st.sampled_from(["URN:", "urn:", "URN:ascii:", "urn::", "URN:x:"]),
+    _bits(":", ">", "%"),
+)
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_dedup_key_is_idempotent_on_any_text(s: str) -> None:
+    key = dedup_key(s)
+    assert dedup_key(key) == key
+
+
+@settings(max_examples=600)
+@given(st.one_of(URI_SHAPED, LEGACY_SHAPED))
+def test_dedup_key_is_idempotent_on_uri_shaped_text(s: str) -> None:
+    key = dedup_key(s)
+    assert dedup_key(key) == key
+
+
+@pytest.mark.parametrize("s", ["e://[vß]", "A://[V\x80]", "A://[:\x80]", "x://[v1.%zz]"])
+def test_dedup_key_idempotent_on_ip_literals(s: str) -> None:
+    key = dedup_key(s)
+    assert dedup_key(key) == key

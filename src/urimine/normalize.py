@@ -4,13 +4,15 @@
 to an absolute URI. :func:`dedup_key` is what the scanner groups hits by: URNs use the
 lexical equivalence of seed 003 section 5 (step 5a), 1993 URNs are compared case-blind
 (000 3.3.5), everything else uses :func:`normalize_uri`. IRIs are mapped to URIs for the
-key only (RFC 3987 3.1): IDNA for host labels, UTF-8 percent-encoding elsewhere.
-Nothing here validates or raises; an unparseable string gets a best-effort key.
+key only (RFC 3987 3.1): IDNA 2008 for host labels, UTF-8 percent-encoding elsewhere.
+Nothing here validates or raises; an unparseable string gets a best-effort key, and
+every key is its own key.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from urimine.parser import split_authority, split_reference
@@ -38,7 +40,7 @@ _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
 _STRAY_PCT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _LDH_RE = re.compile(r"[a-z0-9-]+")
-_IPV6ISH_RE = re.compile(r"[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*|[vV][\x21-\x7e]*")
+_IPV6ISH_RE = re.compile(r"[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*")
 _IDNA_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # RFC 3490 3.1
 
 
@@ -172,17 +174,29 @@ def empty_path_to_slash(scheme: str, path: str) -> str:
     return "/" if not path and scheme in EMPTY_PATH_IS_SLASH else path
 
 
+@lru_cache(maxsize=1 << 12)
 def _label_to_ascii(label: str) -> str:
-    """IDNA ToASCII of one non-ASCII label, or its UTF-8 percent-encoding if that fails."""
+    """The key of one non-ASCII host label: its IDNA 2008 A-label (RFC 5891 section 4),
+    by UTS #46 non-transitional processing (section 4; so "ß", "ς" and joiners in their
+    context stay: RFC 5892 appendix A.1, A.2); a label IDNA 2008 refuses is lower-cased
+    and UTF-8 percent-encoded (RFC 3986 section 3.2.2)."""
+    import idna  # only hosts outside ASCII pay for the import
+
     try:
-        ascii_label = label.encode("idna").decode("ascii").lower()
-    except (UnicodeError, ValueError):
-        return encode_non_ascii(label)
-    return ascii_label if _LDH_RE.fullmatch(ascii_label) else encode_non_ascii(label)
+        ascii_label = idna.encode(label, uts46=True, transitional=False).decode("ascii")
+    except UnicodeError:  # idna.IDNAError and its kinds
+        return _percent_label(label)
+    return ascii_label if _LDH_RE.fullmatch(ascii_label) else _percent_label(label)
+
+
+def _percent_label(label: str) -> str:
+    """A refused label's key: lower case, NFC, then UTF-8 percent-encoded."""
+    return encode_non_ascii(unicodedata.normalize("NFC", label.lower()))
 
 
 def host_to_ascii(host: str) -> str:
-    """Map a reg-name to ASCII label by label with the stdlib IDNA codec (RFC 3987 3.1)."""
+    """Map a reg-name to ASCII label by label (RFC 3987 section 3.1); ASCII labels as they
+    are, the others by :func:`_label_to_ascii` (the dots of RFC 3490 3.1 separate)."""
     if host.isascii():
         return host
     labels = host.translate(_IDNA_DOTS).split(".")
@@ -192,18 +206,19 @@ def host_to_ascii(host: str) -> str:
 def _normalize_ip_literal(host: str) -> str:
     """Lower-case an IP-literal; write its zone delimiter as "%25" (RFC 6874 section 2).
 
-    Brackets around something that is not IPv6-like or IPvFuture-like get only the
-    generic case and escape treatment, so that the result is stable.
+    Only an IPv6-like address has a zone. An IPvFuture (RFC 3986 3.2.2, which has no
+    "%") and anything else in brackets get the generic case and escape treatment. Non-ASCII
+    is percent-encoded first, so that a key read again takes the same branch.
     """
-    inner = host[1:-1]
+    inner = encode_non_ascii(host[1:-1])
     addr, pct, zone = inner.partition("%")
     if not _IPV6ISH_RE.fullmatch(addr):
-        return upper_percent_hex(encode_non_ascii(host.lower()))
+        return f"[{upper_percent_hex(inner.lower())}]"
     if not pct or not zone:
         return f"[{addr.lower()}{pct}]"
     if zone.startswith("25") and len(zone) > 2:
         zone = zone[2:]  # "%25" is the delimiter; a bare "%" (legacy form) is replaced
-    return f"[{addr.lower()}%25{upper_percent_hex(encode_non_ascii(zone))}]"
+    return f"[{addr.lower()}%25{upper_percent_hex(zone)}]"
 
 
 def normalize_host(host: str) -> str:

@@ -6,7 +6,9 @@ reads the inputs the same way (:func:`~urimine.sources.iter_inputs`,
 :func:`~urimine.sources.open_units`, the sequential or parallel scanner: the same
 records), and turns them into events in input order: :class:`FileStart`, one
 :class:`Document` per document with its hits, and :class:`FileEnd` with the read error
-if any.
+if any. A ``plan`` callback names the source each input is (its identity) and says
+whether to read it, skip it as unchanged, or pass over it as a source already read in
+this run under another name.
 
 How: the unit generator appends a marker to a queue for every file start, every new
 document and every file end, and wraps each unit's chunks so that the text is hashed
@@ -19,6 +21,7 @@ name and decoded text: equal hashes mean the same links.
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import os
 from collections import deque
@@ -31,7 +34,17 @@ from urimine.model import Hit
 from urimine.pipeline import Options, Record, unit_records
 from urimine.sources import Unit, iter_inputs, open_units
 
-__all__ = ["Document", "Event", "FileEnd", "FileStart", "iter_documents"]
+__all__ = ["Action", "Document", "Event", "FileEnd", "FileStart", "Plan", "iter_documents"]
+
+
+class Action(enum.Enum):
+    """What to do with an input, as the ``plan`` callback decides."""
+
+    READ = "read"
+    SKIP = "skip"
+    """Unchanged since it was indexed completely: FileStart and FileEnd(skipped) only."""
+    REPEAT = "repeat"
+    """A source already met in this run under another name: no event at all."""
 
 
 @dataclass(slots=True)
@@ -39,7 +52,10 @@ class FileStart:
     """A source begins; ``stat`` is None for stdin and Maildir directories."""
 
     path: str
+    """The input as given or found in a walk."""
     stat: os.stat_result | None
+    source: str = ""
+    """The source's identity as the ``plan`` callback named it (its resolved path)."""
 
 
 @dataclass(slots=True)
@@ -83,7 +99,8 @@ class Document:
 
 
 Event = FileStart | Document | FileEnd
-Skip = Callable[[str, os.stat_result], bool]
+Plan = Callable[[str, os.stat_result | None], tuple[str, Action]]
+"""``plan(path, stat)``: the identity of the source ``path`` names, and what to do."""
 
 
 def options_fingerprint(options: Options) -> str:
@@ -101,10 +118,10 @@ def options_fingerprint(options: Options) -> str:
 class _Units:
     """The unit generator that queues markers (see the module docstring)."""
 
-    def __init__(self, options: Options, skip: Skip, on_error: Callable[[SourceError], None]):
+    def __init__(self, options: Options, plan: Plan, on_error: Callable[[SourceError], None]):
         self.options = options
         self.seed = options_fingerprint(options).encode()
-        self.skip = skip
+        self.plan = plan
         self.on_error = on_error
         self.markers: deque[Event] = deque()
 
@@ -114,16 +131,15 @@ class _Units:
         progress: Callable[[int], None] | None,
         notice: Callable[[str], None] | None,
     ) -> Iterator[Unit]:
-        seen: set[str] = set()
         for path in iter_inputs(paths):
-            if path in seen:
-                continue
-            seen.add(path)
             stat = _stat(path)
-            self.markers.append(FileStart(path, stat))
-            if stat is not None and self.skip(path, stat):
+            source, action = self.plan(path, stat)
+            if action is Action.REPEAT:
+                continue
+            self.markers.append(FileStart(path, stat, source))
+            if action is Action.SKIP:
                 self.markers.append(FileEnd(path, 0, skipped=True))
-                if progress is not None:
+                if progress is not None and stat is not None:
                     progress(stat.st_size)
                 continue
             yield from self._file_units(path, progress, notice)
@@ -187,7 +203,7 @@ def iter_documents(
     paths: Sequence[str],
     options: Options,
     *,
-    skip: Skip,
+    plan: Plan,
     on_error: Callable[[SourceError], None],
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
@@ -195,11 +211,11 @@ def iter_documents(
 ) -> Iterator[Event]:
     """Events for every input in order: FileStart, its Documents, FileEnd.
 
-    ``skip(path, stat)`` is asked before a regular file is read; if it says yes the file
-    gets FileStart and FileEnd(skipped=True) only. Read errors go to ``on_error`` and
-    into the FileEnd; what could be read before the error is emitted first.
+    ``plan(path, stat)`` is asked before an input is read (see :class:`Action`). Read
+    errors go to ``on_error`` and into the FileEnd; what could be read before the error
+    is emitted first. Within a source, documents come in increasing ``doc_index``.
     """
-    gen = _Units(options, skip, on_error)
+    gen = _Units(options, plan, on_error)
     markers = gen.markers
     current: Document | None = None
     for record in _scan(gen.units(paths, progress, notice), options, jobs):

@@ -5,7 +5,9 @@ is read; none fetches an unbounded result. ``top`` and ``stats`` read the per-UR
 counters in the ``uri`` table and never scan the link table; ``links-to`` walks the
 ``link_uri`` index of one URI and ``links-from`` the link primary key of one source's
 documents. Row fields are named as in extraction (``uri``, ``key``, ``source``,
-``start``, ``context`` ...).
+``start``, ``context`` ...); ``source`` is the source's resolved path
+(:mod:`urimine.index.identity`), a ``str`` with surrogate escapes where the file name is
+not UTF-8. JSON Lines write those as ``\\udcXX`` escapes, so that every line is UTF-8.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, Protocol
 
+from urimine.index.identity import find_source, from_db
 from urimine.normalize import dedup_key, normalize_host
 
 __all__ = [
@@ -30,6 +34,13 @@ __all__ = [
     "write_stats",
 ]
 
+
+class Writer(Protocol):
+    """Where results go: anything with ``write(str)``."""
+
+    def write(self, text: str, /) -> object: ...
+
+
 FORMATS = ("text", "jsonl", "csv")
 
 Row = dict[str, Any]
@@ -41,11 +52,15 @@ _URI_SELECT = (
 )
 _DOC_FIELDS = ("source", "doc_index", "message_id", "record_id", "target_uri")
 _LINK_FIELDS = ("occurrences", "start", "context")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _rows(cursor: Iterable[tuple[Any, ...]], fields: tuple[str, ...]) -> Iterator[Row]:
     for values in cursor:
-        yield dict(zip(fields, values, strict=True))
+        row = dict(zip(fields, values, strict=True))
+        if isinstance(row.get("source"), bytes):
+            row["source"] = from_db(row["source"])
+        yield row
 
 
 def top(
@@ -102,17 +117,16 @@ def links_to(conn: sqlite3.Connection, uri: str) -> Iterator[Row] | None:
 
 
 def links_from(conn: sqlite3.Connection, source: str) -> Iterator[Row] | None:
-    """The links of every document of ``source`` (path as indexed or its absolute form)."""
-    absolute = source if source == "-" else os.path.abspath(source)
-    ids = [
-        row[0]
-        for row in conn.execute(
-            "SELECT id FROM source WHERE path = ? OR abspath = ? ORDER BY id", (source, absolute)
-        )
-    ]
-    if not ids:
-        return None
-    return _links_from(conn, ids)
+    """The links of every document of ``source`` (any spelling of its path), or None."""
+    if source == "-":
+        row = conn.execute("SELECT id FROM source WHERE path = '-'").fetchone()
+        return None if row is None else _links_from(conn, [row[0]])
+    try:
+        stat: os.stat_result | None = os.stat(source)
+    except (OSError, ValueError):
+        stat = None
+    found = find_source(conn, os.path.realpath(source), stat)
+    return None if found is None else _links_from(conn, [found[0]])
 
 
 def _links_from(conn: sqlite3.Connection, source_ids: list[int]) -> Iterator[Row]:
@@ -179,13 +193,21 @@ def stats(conn: sqlite3.Connection) -> Row:
 # -- output ---------------------------------------------------------------------------------
 
 
-def write_rows(rows: Iterable[Row], fmt: str, out: TextIO, text: Callable[[Row], str]) -> int:
+def _json(value: object) -> str:
+    """One JSON text, UTF-8 clean: lone surrogates (file names) as ``\\u`` escapes."""
+    line = json.dumps(value, ensure_ascii=False)
+    if line.isascii() or _SURROGATE.search(line) is None:
+        return line
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
+def write_rows(rows: Iterable[Row], fmt: str, out: Writer, text: Callable[[Row], str]) -> int:
     """Write rows as text (``text(row)`` per line), JSON Lines or CSV; returns the count."""
     count = 0
     writer: Any = None
     for row in rows:
         if fmt == "jsonl":
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(_json(row) + "\n")
         elif fmt == "csv":
             if writer is None:
                 writer = csv.DictWriter(out, fieldnames=list(row), lineterminator="\n")
@@ -197,10 +219,10 @@ def write_rows(rows: Iterable[Row], fmt: str, out: TextIO, text: Callable[[Row],
     return count
 
 
-def write_stats(result: Row, fmt: str, out: TextIO) -> None:
+def write_stats(result: Row, fmt: str, out: Writer) -> None:
     """Write :func:`stats` as text, one JSON object, or flat ``name,value`` CSV rows."""
     if fmt == "jsonl":
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.write(_json(result) + "\n")
         return
     flat = [(name, value) for name, value in result.items() if name != "schemes"]
     for scheme, counts in result["schemes"].items():

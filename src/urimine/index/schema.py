@@ -23,6 +23,7 @@ read the ``uri`` table only, never the link table.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import struct
@@ -39,21 +40,25 @@ __all__ = [
     "connect_read",
     "connect_write",
     "ensure_indexes",
+    "index_error",
 ]
 
 APPLICATION_ID = 0x7552694D
 """``PRAGMA application_id`` of a urimine index: the bytes ``uRiM``."""
 
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` of the current format; there is no migration yet."""
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` of the current format. Format 1 named a source by the path as
+given and may hold WARC links under the wrong document: it is refused, not migrated."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 DDL = """
 CREATE TABLE source (
     id        INTEGER PRIMARY KEY,
-    path      TEXT NOT NULL UNIQUE,   -- as given on the command line (or found in a walk)
-    abspath   TEXT NOT NULL,          -- os.path.abspath(path), for matching either form
+    path      TEXT NOT NULL UNIQUE,   -- resolved path, "-" for stdin (index.identity),
+                                      -- a BLOB of its bytes where the name is not UTF-8
+    dev       INTEGER,                -- st_dev and st_ino when last read, to know the
+    ino       INTEGER,                -- file under another name (a hard link)
     size      INTEGER,                -- st_size when last completely indexed, else NULL
     mtime_ns  INTEGER,                -- st_mtime_ns, idem
     options   TEXT,                   -- extraction options fingerprint, idem
@@ -99,6 +104,7 @@ INDEXES = {
     "uri_host": "CREATE INDEX IF NOT EXISTS uri_host ON uri(host)",
     "uri_scheme": "CREATE INDEX IF NOT EXISTS uri_scheme ON uri(scheme)",
     "link_uri": "CREATE INDEX IF NOT EXISTS link_uri ON link(uri_id, doc_id)",
+    "source_inode": "CREATE INDEX IF NOT EXISTS source_inode ON source(dev, ino)",
 }
 """Secondary indexes by name; ``link_uri`` may be absent during a bulk load."""
 
@@ -114,6 +120,67 @@ class IndexFileError(UrimineError):
         self.path = path
         self.reason = reason
         super().__init__(f"{path}: {reason}")
+
+
+_FULL, _CORRUPT, _NOTADB, _IOERR = 13, 11, 26, 10  # SQLite primary result codes
+_BUSY, _LOCKED, _READONLY, _CANTOPEN = 5, 6, 8, 14
+_NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_LEFT = "; the index is left as it was after its last commit"
+
+
+def index_error(path: str, exc: sqlite3.Error | OSError) -> IndexFileError:
+    """The one-line error for a failure of SQLite or of the file system on ``path``.
+
+    A full disk (SQLite's SQLITE_FULL, ENOSPC, or an I/O error on a file system left
+    with no free space) is not corruption, and neither is a file size limit reached
+    (``ulimit -f``): a write that fails leaves the last committed state, which the next
+    run builds on.
+    """
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc)
+        if exc.errno in _NO_SPACE:
+            return IndexFileError(path, f"disk full ({reason}){_LEFT}")
+        return IndexFileError(path, reason)
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == _FULL or (code == _IOERR and _no_space(path)):
+        return IndexFileError(path, f"disk full ({exc}){_LEFT}")
+    if code == _IOERR and _at_size_limit(path):
+        return IndexFileError(path, f"file size limit reached ({exc}){_LEFT}")
+    if code in (_CORRUPT, _NOTADB):
+        return IndexFileError(path, f"is corrupt: {exc}")
+    if code in (_BUSY, _LOCKED):
+        return IndexFileError(path, f"is in use by another process: {exc}")
+    if code in (_READONLY, _CANTOPEN):
+        return IndexFileError(path, f"cannot write: {exc}")
+    return IndexFileError(path, str(exc))
+
+
+def _no_space(path: str) -> bool:
+    """True if the file system holding ``path`` has (next to) no free blocks."""
+    if not hasattr(os, "statvfs"):
+        return False
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    free = st.f_bfree if hasattr(os, "geteuid") and os.geteuid() == 0 else st.f_bavail
+    return free * st.f_frsize < 1 << 16
+
+
+def _at_size_limit(path: str) -> bool:
+    """True if the index or its WAL has grown to (next to) the file size limit."""
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        return False
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY:
+        return False
+    sizes = []
+    for name in (path, f"{path}-wal"):
+        with contextlib.suppress(OSError):
+            sizes.append(os.path.getsize(name))
+    return max(sizes, default=0) + (1 << 16) >= limit
 
 
 def _header(path: str) -> bytes:
@@ -165,8 +232,8 @@ def _check_schema(path: str, conn: sqlite3.Connection, ours: bool) -> bool:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         if ours:
             conn.execute("SELECT count(*) FROM (SELECT 1 FROM source LIMIT 1)").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise IndexFileError(path, f"is corrupt: {exc}") from exc
+    except sqlite3.Error as exc:
+        raise index_error(path, exc) from exc
     if not names and not ours:
         return False
     if not ours or not names >= _TABLES:
@@ -187,7 +254,7 @@ def _validate(path: str) -> bool:
     try:
         conn = sqlite3.connect(_ro_uri(path), uri=True)
     except sqlite3.Error as exc:
-        raise IndexFileError(path, f"is corrupt: {exc}") from exc
+        raise index_error(path, exc) from exc
     try:
         return _check_schema(path, conn, ours)
     finally:
@@ -260,12 +327,8 @@ def connect_write(path: str, *, cache_mb: int = 64) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         ensure_indexes(conn)
-    except sqlite3.DatabaseError as exc:
-        raise IndexFileError(path, f"is corrupt: {exc}") from exc
-    except sqlite3.Error as exc:
-        raise IndexFileError(path, str(exc)) from exc
-    except OSError as exc:
-        raise IndexFileError(path, exc.strerror or str(exc)) from exc
+    except (sqlite3.Error, OSError) as exc:
+        raise index_error(path, exc) from exc
     return conn
 
 
@@ -285,5 +348,5 @@ def connect_read(path: str, *, cache_mb: int = 64) -> sqlite3.Connection:
         conn = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None)
         _configure(conn, cache_mb)
     except sqlite3.Error as exc:
-        raise IndexFileError(path, f"cannot open: {exc}") from exc
+        raise index_error(path, exc) from exc
     return conn
