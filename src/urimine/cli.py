@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any, NoReturn, TextIO, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from urimine import __version__
 from urimine.errors import ConfigError, SinkError, SourceError, Terminated, UrimineError, printable
@@ -28,6 +28,9 @@ from urimine.pipeline import Options, Stats, iter_records
 from urimine.rows import Counter, Selector, csv_set
 from urimine.rules import ALL_RULES, PRESETS
 from urimine.sinks import AtomicOutput, Output, make_sink
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main"]
 
@@ -58,6 +61,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         _say(f"{message.removeprefix('argument ')} (see urimine --help)")
         raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """argparse's (``--help``, ``--version``), but a write error on stdout is
+        reported and exits 2 where argparse drops it."""
+        if message and file is not None and file is sys.stdout:
+            _print_out(message)
+        else:
+            super()._print_message(message, file)
+
+
+def _print_out(message: str) -> None:
+    try:
+        sys.stdout.write(message)
+        sys.stdout.flush()
+    except OSError as exc:
+        _say(str(SinkError(exc.strerror or str(exc))))
+        _settle_stdout(discard=True)
+        raise SystemExit(SinkError.exit_code) from exc
 
 
 def _whole(text: str, low: int, high: int | None = None) -> int:

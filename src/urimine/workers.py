@@ -43,11 +43,11 @@ class Workers:
     def __init__(self, jobs: int) -> None:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._before = set(multiprocessing.active_children())
+        before = set(multiprocessing.active_children())
         self.pool = ctx.Pool(jobs, initializer=_worker_init)
         # The pool starts its workers before it returns; no worker ends on its own during
         # a run (no maxtasksperchild), so any of them ending means it was killed.
-        self.processes = self._started()
+        self.processes = [p for p in multiprocessing.active_children() if p not in before]
 
     def submit(self, func: Callable[..., T], args: tuple[Any, ...]) -> AsyncResult[T]:
         """Queue ``func(*args)`` for a worker."""
@@ -76,17 +76,18 @@ class Workers:
             )
             stopper.start()
             stopper.join(_STOP_WAIT)
-        survivors = [p for p in self._started() if p.exitcode is None]
+        survivors = [p for p in self._workers() if p.exitcode is None]
         for process in survivors:
             process.kill()
         deadline = time.monotonic() + _REAP_WAIT
         for process in survivors:
             process.join(max(deadline - time.monotonic(), 0.0))
 
-    def _started(self) -> list[BaseProcess]:
-        """The live children started since this pool was made (the pool replaces a
-        worker that dies)."""
-        return [p for p in multiprocessing.active_children() if p not in self._before]
+    def _workers(self) -> list[BaseProcess]:
+        """The workers this pool started: the first ones, and any that replaced one that
+        died (``Pool._pool``, read only where the standard library has it)."""
+        current = getattr(self.pool, "_pool", [])
+        return self.processes + [p for p in current if p not in self.processes]
 
 
 def _ended(code: int) -> str:
