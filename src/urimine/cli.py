@@ -1,40 +1,125 @@
 """The ``urimine`` command: extract URIs and URNs from files, archives and stdin.
 
 Exit status: 0 when every input was read completely; 1 when the run finished but some
-input could not be read (completely); 2 for a usage or configuration error; 130 when
-interrupted. ``urimine index`` and ``urimine query`` are the link-index subcommands.
+input could not be read (completely); 2 for a usage or configuration error, or when the
+run could not go on (a write error, a worker process killed); 130 when interrupted, 143
+on SIGTERM (128 + the signal number, as a shell reports it; 129 on SIGHUP). Every message
+is one line on stderr, ``urimine: ...``, with anything taken from input escaped
+(:func:`urimine.errors.printable`). ``urimine index`` and ``urimine query`` are the
+link-index subcommands.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import re
+import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from urimine import __version__
-from urimine.errors import ConfigError, SinkError, SourceError, UrimineError
-from urimine.normalize import dedup_key
-from urimine.pipeline import Options, Record, Stats, iter_records
+from urimine.errors import ConfigError, SinkError, SourceError, Terminated, UrimineError, printable
+from urimine.pipeline import Options, Stats, iter_records
+from urimine.rows import Counter, Selector, csv_set
 from urimine.rules import ALL_RULES, PRESETS
-from urimine.sinks import AtomicOutput, make_sink
+from urimine.sinks import AtomicOutput, Output, make_sink
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
 
+MAX_LENGTH_LIMIT = 1 << 24
+"""The largest ``--max-length``: the scanner holds at most this many characters of a
+pending candidate (64 MiB at 4 bytes a character), so memory stays bounded; the regular
+expressions it builds refuse a bound of 2**32 - 1 or more."""
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")  # RFC 3986 section 3.1
+
+
+def _say(message: str) -> None:
+    """``urimine: MESSAGE`` on stderr, escaped for a terminal; lost quietly when stderr
+    is closed or cannot take it (there is nowhere else to say it)."""
+    err = sys.stderr
+    if err is None:  # closed: print(file=None) would write to stdout
+        return
+    with contextlib.suppress(OSError, ValueError):
+        err.write(f"urimine: {printable(message)}\n")
+        err.flush()
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, naming the option, then exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        _say(f"{message.removeprefix('argument ')} (see urimine --help)")
+        raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """argparse's (``--help``, ``--version``), but a write error on stdout is
+        reported and exits 2 where argparse drops it."""
+        if message and file is not None and file is sys.stdout:
+            _print_out(message)
+        else:
+            super()._print_message(message, file)
+
+
+def _print_out(message: str) -> None:
+    try:
+        sys.stdout.write(message)
+        sys.stdout.flush()
+    except OSError as exc:
+        _say(str(SinkError(exc.strerror or str(exc))))
+        _settle_stdout(discard=True)
+        raise SystemExit(SinkError.exit_code) from exc
+
+
+def _whole(text: str, low: int, high: int | None = None) -> int:
+    """``text`` as a whole number from ``low`` to ``high``, else a usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {text[:40]!r}")
+    return value
+
+
+def _max_length(text: str) -> int:
+    return _whole(text, 16, MAX_LENGTH_LIMIT)
+
+
+def _jobs(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _scheme(text: str) -> str:
+    if not _SCHEME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a scheme name (RFC 3986 section 3.1: a letter, then letters, "
+            f"digits, '+', '-' or '.'), got {text[:40]!r}"
+        )
+    return text
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``urimine [OPTIONS] [PATH ...]``."""
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="urimine",
         description="Extract URIs and URNs from text, mail archives and WARC/WET files, "
         "delimited as the URI drafts recommend, deduplicated by normalised key.",
         epilog="Also: 'urimine index DB PATH...' builds a link index; "
         "'urimine query DB ...' queries it. Exit status: 0 all inputs read, "
-        "1 some inputs could not be read completely, 2 usage error.",
+        "1 some inputs could not be read completely, 2 usage error or the run could not "
+        "go on (write error), 130 interrupted, 143 terminated (SIGTERM).",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="file, directory or - (stdin)")
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
@@ -59,11 +144,23 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SCHEME",
+        type=_scheme,
         help="treat SCHEME as registered in bare text (repeatable)",
     )
-    p.add_argument("--max-length", type=int, default=8192, help="longest candidate")
+    p.add_argument(
+        "--max-length",
+        type=_max_length,
+        default=8192,
+        help=f"longest candidate, 16 to {MAX_LENGTH_LIMIT} characters (default 8192)",
+    )
     p.add_argument("--encoding", help="text encoding of plain-text input (default UTF-8)")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=_usable_cpus(),
+        help="worker processes (default and most: the CPUs this process may use)",
+    )
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
     prog.add_argument("--no-progress", dest="progress", action="store_false")
@@ -72,82 +169,38 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where there is one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1)
+    return os.cpu_count() or 1
+
+
 def _options(args: argparse.Namespace) -> Options:
     rules: str | tuple[str, ...] = args.rules
     if "," in args.rules or args.rules not in PRESETS:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
-    if args.jobs < 1:
-        raise ConfigError("--jobs must be at least 1")
-    unknown = _csv_set(args.kind) - {"uri", "urn", "urn-legacy"}
+        if not rules:
+            raise ConfigError(f"--rules: no rule named in {args.rules!r}")
+    unknown = csv_set(args.kind) - {"uri", "urn", "urn-legacy"}
     if unknown:
         raise ConfigError(f"unknown --kind {', '.join(sorted(unknown))} (uri, urn, urn-legacy)")
     options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding)
-    options.scanner()  # validates the rules and the length now, not in a worker
+    try:
+        options.scanner()  # validates the rules now, not in a worker
+    except ConfigError as exc:
+        raise ConfigError(f"--rules: {exc}") from exc
     return options
 
 
-class _Selector:
-    """Filters, rewrites and deduplicates records into output rows."""
-
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.schemes = _csv_set(args.scheme)
-        kinds = _csv_set(args.kind)
-        if kinds and "urn" in kinds:
-            kinds.add("urn-legacy")
-        self.kinds = kinds
-        self.strip_fragment = args.strip_fragment
-        self.canonical = args.canonical
-        self.mode = "all" if args.all else "document" if args.per_document else "global"
-        self.seen: set[Any] = set()
-        self.doc: tuple[str, int] | None = None
-
-    def row(self, rec: Record) -> dict[str, Any] | None:
-        """The output row for ``rec``, or None when filtered or a duplicate."""
-        hit = rec.hit
-        if self.schemes and hit.scheme not in self.schemes:
-            return None
-        if self.kinds and hit.kind not in self.kinds:
-            return None
-        uri, key = hit.uri, hit.key
-        if self.strip_fragment and hit.kind == "uri" and "#" in uri:
-            uri = uri.split("#", 1)[0]
-            key = dedup_key(uri)
-        if self.mode != "all":
-            # Duplicates are dropped before their row is built: most hits are repeats.
-            if self.mode == "document" and rec.document != self.doc:
-                self.doc = rec.document
-                self.seen.clear()
-            if key in self.seen:
-                return None
-            self.seen.add(key)
-        row = rec.as_dict()
-        row["uri"] = key if self.canonical else uri
-        row["key"] = key
-        return row
-
-
-def _csv_set(value: str | None) -> set[str]:
-    return {v.strip().lower() for v in value.split(",") if v.strip()} if value else set()
-
-
-class _Counter:
-    """``--count``: occurrences and documents per key, rows kept in first-seen order."""
-
-    def __init__(self) -> None:
-        self.rows: dict[str, dict[str, Any]] = {}
-        self.last_doc: dict[str, tuple[str, int]] = {}
-
-    def add(self, row: dict[str, Any], doc: tuple[str, int]) -> None:
-        key = row["key"]
-        first = self.rows.get(key)
-        if first is None:
-            row["occurrences"] = 0
-            row["documents"] = 0
-            self.rows[key] = first = row
-        first["occurrences"] += 1
-        if self.last_doc.get(key) != doc:
-            self.last_doc[key] = doc
-            first["documents"] += 1
+def _jobs_for(args: argparse.Namespace, notice: Callable[[str], None]) -> int:
+    """``-j``, capped at the CPUs this process may use: the workers only compute, so
+    more of them cannot be faster, and each costs memory (and a process)."""
+    usable = _usable_cpus()
+    if args.jobs > usable:
+        notice(f"-j {args.jobs}: {usable} worker processes, one per usable CPU")
+        return usable
+    return int(args.jobs)
 
 
 def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
@@ -156,23 +209,34 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
 
     def on_error(err: SourceError) -> None:
         failed.append(err)
-        print(f"urimine: {err.source}: {err.reason}", file=sys.stderr)
+        _say(f"{err.source}: {err.reason}")
 
     def notice(msg: str) -> None:
         if args.verbose:
-            print(f"urimine: {msg}", file=sys.stderr)
+            _say(msg)
 
-    selector = _Selector(args)
-    if args.count:
-        selector.mode = "all"
+    jobs = _jobs_for(args, notice)
+    mode = "all" if args.all or args.count else "document" if args.per_document else "global"
+    selector = Selector(
+        csv_set(args.scheme),
+        csv_set(args.kind),
+        strip_fragment=args.strip_fragment,
+        canonical=args.canonical,
+        mode=mode,
+    )
     sink = make_sink(out, args.format, counts=args.count)
-    counter = _Counter() if args.count else None
+    counter = Counter() if args.count else None
     paths = args.paths or ["-"]
+    if sys.stdin is None and "-" in paths:  # started with stdin closed (<&-)
+        stats.inputs += 1
+        stats.errors += 1
+        on_error(SourceError("-", "standard input is closed"))
+        paths = [path for path in paths if path != "-"]
     with _progress_bar(args, paths) as progress:
         records = iter_records(
             paths,
             options,
-            jobs=args.jobs,
+            jobs=jobs,
             # Later occurrences of a key are never written in the default mode: let the
             # pipeline (and its workers) drop them before a record is even built.
             unique=selector.mode == "global",
@@ -181,15 +245,17 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
             on_error=on_error,
             stats=stats,
         )
-        for rec in records:
-            row = selector.row(rec)
-            if row is None:
-                continue
-            if counter is not None:
-                counter.add(row, rec.document)
-            else:
-                stats.written += 1
-                sink.write(row)
+        # Closed on any exception (a write error, a signal): its workers stop at once.
+        with contextlib.closing(records):
+            for rec in records if paths else ():
+                row = selector.row(rec)
+                if row is None:
+                    continue
+                if counter is not None:
+                    counter.add(row, rec.document)
+                else:
+                    stats.written += 1
+                    sink.write(row)
     if counter is not None:
         for row in counter.rows.values():
             stats.written += 1
@@ -201,7 +267,8 @@ class _progress_bar:
     """A tqdm bar in input bytes on stderr, only on a terminal unless forced."""
 
     def __init__(self, args: argparse.Namespace, paths: Sequence[str]) -> None:
-        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        tty = sys.stderr is not None and sys.stderr.isatty()
+        show = sys.stderr is not None and (args.progress if args.progress is not None else tty)
         self.bar: Any = None
         if show:
             from tqdm import tqdm
@@ -242,7 +309,7 @@ def _size(path: str) -> int:
 def _summary(stats: Stats, elapsed: float, nbytes: int) -> str:
     rate = nbytes / elapsed / 1e6 if elapsed > 0 else 0.0
     return (
-        f"urimine: {stats.inputs} inputs, {stats.documents} documents, {stats.hits} URIs, "
+        f"{stats.inputs} inputs, {stats.documents} documents, {stats.hits} URIs, "
         f"{stats.written} written, {stats.defects} defects, {stats.errors} errors, "
         f"{nbytes / 1e6:.1f} MB in {elapsed:.2f} s ({rate:.1f} MB/s)"
     )
@@ -251,53 +318,121 @@ def _summary(stats: Stats, elapsed: float, nbytes: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("index", "query"):
-        from urimine.index import cli as index_cli
+    with _stop_signals():
+        try:
+            if argv and argv[0] in ("index", "query"):
+                return _index_command(argv)
+            return _extract(build_parser().parse_args(argv))
+        except Terminated as exc:
+            _settle_stdout()
+            return exc.exit_code
 
-        return (
-            index_cli.index_main(argv[1:]) if argv[0] == "index" else index_cli.query_main(argv[1:])
-        )
-    args = build_parser().parse_args(argv)
+
+def _extract(args: argparse.Namespace) -> int:
     stats = Stats(defect_messages=[] if args.verbose else None)
     started = time.perf_counter()
-    target: AtomicOutput | None = None
     try:
-        target = AtomicOutput(args.output) if args.output else None
-        out = target.stream if target else sys.stdout
-        status = _run(args, out, stats)
-        if target:
-            target.commit()
-        else:
-            sys.stdout.flush()
+        status = _write(args, stats)
     except BrokenPipeError:
-        _silence_stdout()
+        _settle_stdout(discard=True)
         return EXIT_OK
     except KeyboardInterrupt:
-        if target:
-            target.abort()
+        _settle_stdout()
         return EXIT_INTERRUPT
-    except (ConfigError, SinkError) as exc:
-        if target:
-            target.abort()
-        print(f"urimine: {exc}", file=sys.stderr)
-        return EXIT_USAGE if isinstance(exc, ConfigError) else EXIT_INPUT
+    except SinkError as exc:
+        _say(str(exc))
+        _settle_stdout(discard=not args.output)
+        return exc.exit_code
     except UrimineError as exc:
-        if target:
-            target.abort()
-        print(f"urimine: {exc}", file=sys.stderr)
+        _say(str(exc))
         return exc.exit_code
     if args.verbose:
         for msg in stats.defect_messages or ():
-            print(f"urimine: {msg}", file=sys.stderr)
+            _say(msg)
         nbytes = _total_size(args.paths or [])
-        print(_summary(stats, time.perf_counter() - started, nbytes), file=sys.stderr)
+        _say(_summary(stats, time.perf_counter() - started, nbytes))
     return status
 
 
-def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the exit flush stays quiet."""
+def _write(args: argparse.Namespace, stats: Stats) -> int:
+    """The run, written to ``-o`` (atomically: removed on any failure) or stdout."""
+    if not args.output and sys.stdout is None:
+        raise SinkError("standard output is closed")
+    target = AtomicOutput(args.output) if args.output else None
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
+        out = Output(target.stream, args.output) if target else Output(sys.stdout)
+        status = _run(args, cast(TextIO, out), stats)
+        out.flush()
+        if target:
+            target.commit()
+    except BaseException:
+        if target:
+            target.abort()
+        raise
+    return status
+
+
+def _index_command(argv: list[str]) -> int:
+    """``urimine index`` / ``urimine query``: a write error on stdout is reported as
+    one, in one line (the index commands report a :class:`UrimineError` and exit 2)."""
+    from urimine.index import cli as index_cli
+
+    if argv[0] == "index":
+        return index_cli.index_main(argv[1:])
+    if sys.stdout is None:
+        _say("write error: standard output is closed")
+        return EXIT_USAGE
+    real = sys.stdout
+    out = Output(real)
+    sys.stdout = cast(TextIO, out)
+    try:
+        return index_cli.query_main(argv[1:])
+    finally:
+        sys.stdout = real
+        _settle_stdout(discard=out.failed)
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` in this process while the command
+    runs, as SIGINT raises KeyboardInterrupt: the run unwinds, its temporary output file
+    is removed and its workers are stopped. A signal already ignored (``nohup``) stays
+    ignored; outside the main thread nothing changes."""
+    here = os.getpid()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != here:  # a worker forked before it reset the handler: just end
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        for sig in previous:  # a second signal must not break the cleanup of the first
+            signal.signal(sig, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        with contextlib.suppress(ValueError):  # not the main thread
+            if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def _settle_stdout(discard: bool = False) -> None:
+    """Flush what stdout can still take. After a write error or a broken pipe, or when
+    this flush fails, point it at /dev/null: the flush at exit then neither fails nor
+    prints a second report."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        discard = True
+    if discard:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass

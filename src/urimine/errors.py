@@ -9,6 +9,20 @@ from __future__ import annotations
 
 import enum
 
+__all__ = [
+    "ConfigError",
+    "InvalidURI",
+    "InvalidURN",
+    "MissingExtraError",
+    "Reason",
+    "SinkError",
+    "SourceError",
+    "Terminated",
+    "UrimineError",
+    "WorkerError",
+    "printable",
+]
+
 
 class Reason(enum.StrEnum):
     """Stable codes saying why a candidate is not a URI or URN."""
@@ -71,7 +85,32 @@ class SourceError(UrimineError):
 
 
 class SinkError(UrimineError):
-    """Output could not be written."""
+    """Output could not be written (disk full, closed or unencodable output): the run
+    cannot go on. Its message is ``write error: REASON``."""
+
+    exit_code = 2
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"write error: {reason}")
+
+
+class WorkerError(UrimineError):
+    """A worker process ended in the middle of a run (killed by a signal, out of memory),
+    so the results of its task are lost: the run cannot complete."""
+
+    exit_code = 2
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: like :class:`KeyboardInterrupt` for SIGINT, it unwinds
+    the run so that temporary files and worker processes are cleaned up. A
+    ``BaseException``, so that no ``except Exception`` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.exit_code = 128 + signum  # what a shell reports for a process the signal ended
+        super().__init__(f"terminated by signal {signum}")
 
 
 class ConfigError(UrimineError, ValueError):
@@ -87,3 +126,32 @@ class MissingExtraError(UrimineError, ImportError):
         self.feature = feature
         self.extra = extra
         super().__init__(f"{feature} needs the optional extra: pip install 'urimine[{extra}]'")
+
+
+def printable(text: str) -> str:
+    """``text`` made safe to show on a terminal, for messages on stderr.
+
+    A file name or any text taken from input may hold control characters (an escape
+    sequence would be run by the terminal), invisible format characters (bidirectional
+    overrides reorder what is shown) or undecodable bytes (``os.fsdecode`` keeps them as
+    surrogates U+DC80..U+DCFF). Each is shown as a backslash escape: ``\\n``, ``\\t``,
+    ``\\r``, ``\\xNN`` (a C0 or C1 control, or the undecodable byte NN itself),
+    ``\\uNNNN`` or ``\\UNNNNNNNN`` (anything else ``str.isprintable`` refuses).
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escaped(ch) for ch in text)
+
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte, as os.fsdecode keeps it
+        return f"\\x{code - 0xDC00:02x}"
+    if ch in _NAMED:
+        return _NAMED[ch]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

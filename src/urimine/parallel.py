@@ -15,13 +15,10 @@ range held, and offsets are made absolute here, in order.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
-import signal
-import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.pool import AsyncResult
 from typing import BinaryIO, NamedTuple
 
 from urimine.errors import SourceError
@@ -31,6 +28,7 @@ from urimine.sources import Unit
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import mbox_messages
 from urimine.sources.text import decode_blocks
+from urimine.workers import Workers
 
 __all__ = ["parallel_records"]
 
@@ -41,7 +39,6 @@ _PIECE_TARGET = 1 << 21  # characters of text (or bytes of mbox) sent to a worke
 _RANGE_TARGET = 1 << 22
 _PIECE_LIMIT = 1 << 24  # look this far for a blank line before scanning in-process
 
-_STOP_WAIT = 5.0  # seconds to wait for a pool to stop after an error
 _RANGE_BLOCK = 1 << 16  # bytes read at a time when looking for a blank line
 
 # A byte range of a plain UTF-8 file that the worker reads itself: (path, start, end).
@@ -299,9 +296,9 @@ class _Ordered:
     """Tasks in flight, yielded in submission order; at most ``window`` at once."""
 
     def __init__(
-        self, pool: Pool, options: Options, window: int, stats: Stats | None, unique: bool
+        self, workers: Workers, options: Options, window: int, stats: Stats | None, unique: bool
     ) -> None:
-        self.pool = pool
+        self.workers = workers
         self.options = options
         self.window = window
         self.stats = stats
@@ -316,17 +313,21 @@ class _Ordered:
 
     def submit(self, items: list[_Item]) -> Iterator[Record]:
         pieces = [(payload, cb, lb, u.source, u.doc_index) for u, payload, cb, lb in items]
-        task = self.pool.apply_async(_scan_items, (pieces, self.options, self.unique))
+        task = self.workers.submit(_scan_items, (pieces, self.options, self.unique))
         self.inflight.append((items, task))
-        while len(self.inflight) > self.window:
+        # The oldest task's results go out as soon as they are in, not only when the
+        # window is full: output (and any write error) comes without waiting.
+        while len(self.inflight) > self.window or self.inflight[0][1].ready():
             yield from self._records(*self.inflight.popleft())
+            if not self.inflight:
+                break
 
     def drain(self) -> Iterator[Record]:
         while self.inflight:
             yield from self._records(*self.inflight.popleft())
 
     def _records(self, items: list[_Item], result: AsyncResult[_Result]) -> Iterator[Record]:
-        rows, metas, sizes, batches, counted = result.get()
+        rows, metas, sizes, batches, counted = self.workers.result(result)
         if self.stats is not None:
             self.stats.hits += counted
         seen = self.seen
@@ -419,11 +420,6 @@ def _bare(
     )
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool and reports once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def parallel_records(
     units: Iterable[Unit],
     options: Options,
@@ -435,43 +431,27 @@ def parallel_records(
     """Scan ``units`` with ``jobs`` worker processes; same records as sequentially.
 
     A unit carrying a raw mail message (``Unit.raw``) is decoded in the worker too, and
-    a unit with a ``file_range`` is read by the workers.
+    a unit with a ``file_range`` is read by the workers. However the generator ends (it
+    is exhausted or closed, an error or a signal's exception is raised in it or in its
+    consumer), the workers are stopped and reaped before it returns.
     """
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ctx.Pool(jobs, initializer=_worker_init)
+    workers = Workers(jobs)
     try:
-        yield from _pooled_records(pool, units, options, jobs, stats, unique)
-    except BaseException:  # an error, Ctrl-C, or the consumer stopped early
-        _abandon(pool)
-        raise
-    pool.terminate()
-
-
-def _abandon(pool: Pool) -> None:
-    """Stop the pool after an error or an early stop, waiting a few seconds at most.
-
-    CPython's ``Pool.terminate()`` joins its task-feeding thread, which may be blocked
-    for good writing a large task into the pipe of workers it has just stopped (the
-    read end stays open in this process): ``urimine -j 2 big.txt.gz | head -1`` hung
-    now and then. It stops the workers before that join, so running it in a daemon
-    thread and giving up on the join loses nothing; the blocked thread is a daemon too.
-    """
-    stopper = threading.Thread(target=pool.terminate, name="urimine-pool-stop", daemon=True)
-    stopper.start()
-    stopper.join(_STOP_WAIT)
+        yield from _pooled_records(workers, units, options, jobs, stats, unique)
+    finally:
+        workers.stop()
 
 
 def _pooled_records(
-    pool: Pool,
+    workers: Workers,
     units: Iterable[Unit],
     options: Options,
     jobs: int,
     stats: Stats | None,
     unique: bool,
 ) -> Iterator[Record]:
-    """The records of ``units``, their pieces scanned by ``pool``, in input order."""
-    queue = _Ordered(pool, options, window=4 * jobs, stats=stats, unique=unique)
+    """The records of ``units``, their pieces scanned by ``workers``, in input order."""
+    queue = _Ordered(workers, options, window=4 * jobs, stats=stats, unique=unique)
     batch: list[_Item] = []
     batch_size = 0
     for unit in units:
@@ -557,20 +537,6 @@ def _mbox_pieces(unit: Unit) -> Iterator[_Item]:
 def _from_line_after(fh: BinaryIO, pos: int, end: int) -> int:
     """The first offset at or after ``pos`` where a ``From `` line starts, else ``end``."""
     return _cut_after(fh, pos, end, _FROM_LINE, None)
-    at = pos - 1
-    fh.seek(at)
-    tail = b""
-    while at < end:
-        block = fh.read(min(_RANGE_BLOCK, end - at))
-        if not block:
-            return end
-        data = tail + block
-        k = data.find(b"\nFrom ")
-        if k >= 0:
-            return at - len(tail) + k + 1
-        at += len(block)
-        tail = data[-5:]
-    return end
 
 
 @dataclasses.dataclass

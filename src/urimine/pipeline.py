@@ -8,7 +8,7 @@ processes; the output is identical to ``jobs=1``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -214,13 +214,14 @@ def iter_records(
     notice: Callable[[str], None] | None = None,
     on_error: Callable[[SourceError], None] | None = None,
     stats: Stats | None = None,
-) -> Iterator[Record]:
+) -> Generator[Record, None, None]:
     """Every hit of every input, in input order; ``stats.hits`` counts them.
 
     With ``unique`` only the first record of each dedup key is yielded (the later ones
     are counted, not built: with ``jobs > 1`` the workers drop them already). A source
     that cannot be read completely is passed to ``on_error`` (after what could be read
-    was yielded) and the run goes on; without ``on_error`` it is raised.
+    was yielded) and the run goes on; without ``on_error`` it is raised. Closing the
+    generator early (or an exception in it) stops any worker processes at once.
     """
     stats = stats or Stats()
     units = _all_units(paths, options, progress, notice, on_error, stats, workers=jobs > 1)

@@ -1,6 +1,12 @@
-"""Output formats (text, JSON Lines, CSV) and an atomic output file.
+"""Output formats (text, JSON Lines, CSV), an atomic output file, and write errors.
 
-Formatting is a pure function of a record; the writer classes only do IO.
+Formatting is a pure function of a record; the writer classes only do IO. A file name
+that is not valid UTF-8 reaches here as ``os.fsdecode`` keeps it (each undecodable
+byte as a surrogate U+DC80..U+DCFF). JSON Lines, the exact format, writes it as the
+JSON escape ``\\udcNN``, which ``json.loads`` then ``os.fsencode`` turn back into the
+bytes. CSV is written for spreadsheets: the byte as ``\\xNN``, the file stays UTF-8, and
+cells are guarded against formula injection (:func:`csv_cell`). The text format writes
+URIs only, which never hold such characters.
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ import contextlib
 import csv
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Mapping
@@ -16,7 +23,7 @@ from typing import Any, TextIO
 
 from urimine.errors import SinkError
 
-__all__ = ["FIELDS", "AtomicOutput", "Sink", "make_sink"]
+__all__ = ["FIELDS", "AtomicOutput", "Output", "Sink", "csv_cell", "json_line", "make_sink"]
 
 FIELDS = (
     "uri",
@@ -61,9 +68,51 @@ class Sink:
             else:
                 self.out.write(row["uri"] + "\n")
         elif self.fmt == "jsonl":
-            self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self.out.write(json_line(row))
         else:
-            self._csv.writerow(row)
+            self._csv.writerow({k: csv_cell(v) for k, v in row.items()})
+
+
+# What JSON keeps as is but must not reach a terminal or cannot be encoded in UTF-8: C1
+# controls (json.dumps escapes C0 ones) and lone surrogates (undecodable file name bytes).
+_JSON_ESCAPE = re.compile("[\x80-\x9f\ud800-\udfff]")
+# What a CSV cell shows as \xNN (\uNNNN for a surrogate that is not an escaped byte):
+# controls, C0 and C1 (a cell stays on one line and sends nothing to a terminal), and
+# lone surrogates.
+_CSV_ESCAPE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_FORMULA_START = frozenset("=+-@\t\r")
+
+
+def json_line(row: Mapping[str, Any]) -> str:
+    """``row`` as one line of JSON, non-ASCII text as is, except C1 controls and lone
+    surrogates (an undecodable byte of a file name): those as ``\\uXXXX`` escapes,
+    which JSON allows and any JSON parser turns back into the same string."""
+    line = json.dumps(row, ensure_ascii=False)
+    if not line.isascii() and _JSON_ESCAPE.search(line):
+        line = _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m[0]):04x}", line)
+    return line + "\n"
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell for ``value``. Text that starts with ``=``, ``+``, ``-``, ``@``, a tab
+    or a carriage return gets a leading ``'``, so that a spreadsheet shows it as text
+    and never evaluates it as a formula (OWASP, "CSV Injection"). Every text column is
+    guarded, since the source (a file name), message and record ids, part and target
+    URI come from input; a URI or key always starts with a letter. A control character
+    or an undecodable byte of a file name is written as ``\\xNN``. Numbers and None
+    pass as they are."""
+    if not isinstance(value, str) or not value:
+        return value
+    if _CSV_ESCAPE.search(value):
+        value = _CSV_ESCAPE.sub(_byte_escape, value)
+    return "'" + value if value[0] in _FORMULA_START else value
+
+
+def _byte_escape(m: re.Match[str]) -> str:
+    code = ord(m[0])
+    if code >= 0xD800:  # a surrogate: an undecodable byte 0x80..0xFF, or not
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+    return f"\\x{code:02x}"
 
 
 def make_sink(out: TextIO, fmt: str, counts: bool = False) -> Sink:
@@ -71,6 +120,50 @@ def make_sink(out: TextIO, fmt: str, counts: bool = False) -> Sink:
     if fmt not in ("text", "jsonl", "csv"):
         raise ValueError(f"unknown format {fmt!r}")
     return Sink(out, fmt, counts)
+
+
+class Output:
+    """A text stream whose write errors are :class:`SinkError` (the disk is full, the
+    output is closed, its encoding cannot represent a character), so that a run reports
+    them in one line and stops. A broken pipe stays :class:`BrokenPipeError`: the reader
+    has gone, which is how ``urimine ... | head`` ends, not a failure. It never closes
+    the stream it wraps; anything but writing and flushing is the stream's own."""
+
+    def __init__(self, stream: TextIO, path: str | None = None) -> None:
+        self.stream = stream
+        self.path = path
+        """The output file, or None for standard output."""
+        self.failed = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: a closed file, an encoding
+            raise self._error(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise self._error(exc) from exc
+
+    def _error(self, exc: Exception) -> SinkError:
+        self.failed = True
+        if isinstance(exc, UnicodeEncodeError):
+            bad = exc.object[exc.start : exc.end]
+            reason = f"the output encoding ({exc.encoding}) cannot represent {bad!r}"
+        elif isinstance(exc, OSError):
+            reason = exc.strerror or str(exc)
+        else:
+            reason = "the output is closed"
+        return SinkError(f"{self.path}: {reason}" if self.path else reason)
 
 
 class AtomicOutput:
