@@ -286,6 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             target.abort()
         print(f"urimine: {exc}", file=sys.stderr)
         return exc.exit_code
+    if stats.binary:
+        files = "file was" if stats.binary == 1 else "files were"
+        more = "" if args.verbose else " (-v lists them)"
+        print(f"urimine: {stats.binary} {files} skipped as binary{more}", file=sys.stderr)
     if args.verbose:
         for msg in stats.defect_messages or ():
             print(f"urimine: {msg}", file=sys.stderr)
