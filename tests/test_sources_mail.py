@@ -13,9 +13,8 @@ from urimine import finditer
 from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
 from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
-from urimine.sources.unit import CutBytes
 from urimine.sources.mime import read_header, unflow
-from urimine.sources.unit import Unit
+from urimine.sources.unit import CutBytes, Unit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

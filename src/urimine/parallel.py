@@ -214,7 +214,8 @@ def _read_range(path: str, start: int, end: int) -> bytes:
 
 
 def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
-    """The text of bytes [start, end) of a UTF-8 file as chunks, read a block at a time."""
+    """The text of bytes [start, end) of a UTF-8 file as chunks, read a block at a time;
+    a file that ends before (it shrank since it was opened) is an error."""
 
     def blocks() -> Iterator[bytes]:
         with open(path, "rb") as fh:
@@ -223,7 +224,8 @@ def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
             while left > 0:
                 block = fh.read(min(left, 1 << 20))
                 if not block:
-                    return
+                    reason = f"file shrank while being read: it ends before byte {end}"
+                    raise SourceError(path, reason)
                 left -= len(block)
                 yield block
 
