@@ -14,7 +14,7 @@ from urimine.sources import iter_inputs, open_units
 from urimine.sources.mail import decode_value, message_units
 from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
 from urimine.sources.mime import read_header, unflow
-from urimine.sources.unit import Unit
+from urimine.sources.unit import CutBytes, Unit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -327,7 +327,10 @@ def test_mbox_batches_hand_out_whole_messages_before_a_stream_error() -> None:
     with pytest.raises(OSError):
         for batch in mbox_batches(broken(), 1 << 20):
             got.append(batch)
-    assert [m for b in got for m in mbox_messages([b])] == list(mbox_messages([raw]))[:8]
+    messages = [m for b in got for m in mbox_messages([b])]
+    assert messages[:8] == list(mbox_messages([raw]))[:8]
+    # The message the stream broke in comes last, marked as cut short.
+    assert messages[8:] == [b"Subj"] and isinstance(messages[8], CutBytes)
 
 
 # --- header blocks that repeat (every message of a list) are scanned once ---

@@ -52,12 +52,21 @@ def test_wet_conversion_records_are_plain_text() -> None:
 
 
 def test_truncated_record_yields_earlier_records_then_raises() -> None:
+    """The cut record comes out too, marked as cut (its text does not end where the
+    file does), then the error."""
     path = FIXTURES / "truncated-record.warc.gz"
     seen = []
     with pytest.raises(SourceError) as info:
         for unit in open_units(str(path)):
-            seen.append(unit.record_id)
-    assert seen == ["urn:uuid:22222222-2222-2222-2222-222222222222"]
+            seen.append((unit.record_id, unit.truncated, "".join(unit.chunks)))
+    assert seen == [
+        ("urn:uuid:22222222-2222-2222-2222-222222222222", False, seen[0][2]),
+        (
+            "urn:uuid:44444444-4444-4444-4444-444444444444",
+            True,
+            ("cut short http://cut.example/" * 3)[:67],
+        ),
+    ]
     assert info.value.source == str(path)
     assert info.value.reason == (
         "truncated WARC record urn:uuid:44444444-4444-4444-4444-444444444444: got 67 of 87 bytes"

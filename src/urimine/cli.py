@@ -346,6 +346,10 @@ def _extract(args: argparse.Namespace) -> int:
     except UrimineError as exc:
         _say(str(exc))
         return exc.exit_code
+    if stats.binary:
+        files = "file was" if stats.binary == 1 else "files were"
+        more = "" if args.verbose else " (-v lists them)"
+        print(f"urimine: {stats.binary} {files} skipped as binary{more}", file=sys.stderr)
     if args.verbose:
         for msg in stats.defect_messages or ():
             _say(msg)

@@ -23,11 +23,12 @@ from typing import BinaryIO, NamedTuple
 
 from urimine.errors import SourceError
 from urimine.model import Hit
-from urimine.pipeline import Options, Record, Stats, _record, records_of, unit_hits
+from urimine.pipeline import Options, Record, Stats, _record, records_of, text_hits, unit_hits
 from urimine.sources import Unit
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import mbox_messages
 from urimine.sources.text import decode_blocks
+from urimine.sources.unit import Ending
 from urimine.workers import Workers
 
 __all__ = ["parallel_records"]
@@ -66,10 +67,17 @@ _Item = tuple[Unit, str | bytes | _Range | _Mbox | _MboxRange, int, int]
 
 
 def _shifted_hits(
-    options: Options, chunks: Iterable[str], char_base: int, line_base: int
+    options: Options,
+    chunks: Iterable[str],
+    char_base: int,
+    line_base: int,
+    ending: Ending | None = None,
 ) -> Iterator[Hit]:
-    """Hits of text that starts at ``char_base`` (a line start, ``line_base`` lines in)."""
-    for hit in options.scanner().hits(chunks):
+    """Hits of text that starts at ``char_base`` (a line start, ``line_base`` lines in);
+    with ``ending``, of the end of a unit that may be cut short (``text_hits``)."""
+    scanner = options.scanner()
+    found = scanner.hits(chunks) if ending is None else text_hits(scanner, chunks, ending)
+    for hit in found:
         if char_base or line_base:
             hit = Hit(
                 hit.uri,
@@ -91,7 +99,7 @@ def _scan_stream(
     unit: Unit, chunks: Iterable[str], char_base: int, line_base: int, queue: _Ordered
 ) -> Iterator[Record]:
     """Scan the rest of a unit in this process."""
-    hits = _shifted_hits(queue.options, chunks, char_base, line_base)
+    hits = _shifted_hits(queue.options, chunks, char_base, line_base, unit.ending)
     return records_of(unit, hits, queue.stats, queue.seen)
 
 
@@ -192,14 +200,19 @@ class _Task:
 
 def _read_range(path: str, start: int, end: int) -> bytes:
     """Bytes [start, end) of a file. The ranges start and end at line starts, so decoding
-    one alone gives what decoding the whole UTF-8 file gives there."""
+    one alone gives what decoding the whole UTF-8 file gives there. A file that ends
+    before (it shrank since it was opened) is an error."""
     with open(path, "rb") as fh:
         fh.seek(start)
-        return fh.read(end - start)
+        data = fh.read(end - start)
+    if len(data) < end - start:
+        raise OSError(0, f"file shrank while being read: it ends before byte {end}")
+    return data
 
 
 def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
-    """The text of bytes [start, end) of a UTF-8 file as chunks, read a block at a time."""
+    """The text of bytes [start, end) of a UTF-8 file as chunks, read a block at a time;
+    a file that ends before (it shrank since it was opened) is an error."""
 
     def blocks() -> Iterator[bytes]:
         with open(path, "rb") as fh:
@@ -208,7 +221,8 @@ def _range_chunks(path: str, start: int, end: int) -> Iterator[str]:
             while left > 0:
                 block = fh.read(min(left, 1 << 20))
                 if not block:
-                    return
+                    reason = f"file shrank while being read: it ends before byte {end}"
+                    raise SourceError(path, reason)
                 left -= len(block)
                 yield block
 
@@ -417,6 +431,7 @@ def _bare(
         None,
         False,
         unit.file_range,
+        unit.ending,
     )
 
 
@@ -575,5 +590,7 @@ def _pieces(unit: Unit) -> Iterator[_Item | _Rest]:
         yield (bare, piece, char_base, line_base)
         char_base += len(piece)
         line_base += piece.count("\n")
-    if pending or char_base == 0:
+    if unit.truncated:  # its end is not closed: scanned here (see pipeline.text_hits)
+        yield _Rest(bare, iter((pending,)), char_base, line_base)
+    elif pending or char_base == 0:
         yield (bare, pending, char_base, line_base)

@@ -17,6 +17,7 @@ from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 from urimine.sources import Unit, iter_inputs, open_units
+from urimine.sources.unit import Ending
 
 __all__ = [
     "Options",
@@ -24,6 +25,7 @@ __all__ = [
     "Stats",
     "iter_records",
     "records_of",
+    "text_hits",
     "unit_hits",
     "unit_records",
 ]
@@ -40,6 +42,8 @@ class Stats:
     inputs: int = 0
     hits: int = 0
     written: int = 0
+    binary: int = 0
+    """Inputs skipped whole as binary files."""
     defect_messages: list[str] | None = None
     """When a list, each defect is appended as ``"SOURCE: message N: defect"``."""
 
@@ -49,6 +53,9 @@ class Stats:
         if doc != last_doc:
             self.documents += 1
         return doc
+
+    def note_binary(self, _source: str) -> None:
+        self.binary += 1
 
     def note_defects(self, unit: Unit) -> None:
         if not unit.defects:
@@ -164,6 +171,8 @@ def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
     and at most :data:`_MEMO_SIZE` of them.
     """
     chunks = unit.chunks
+    if not isinstance(chunks, list | tuple) or unit.truncated:
+        return text_hits(options.scanner(), chunks, unit.ending)
     if (
         unit.part is None
         or not unit.part.endswith("headers")
@@ -180,6 +189,41 @@ def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
     if found is None:
         found = memo.keep(text, tuple(options.scanner().hits(chunks)))
     return found
+
+
+_HELD = 1 << 17
+"""Characters of a text held back from the scanner until its next chunk comes: the last
+feed of a text cut short is then large enough for the scanner to scan it (it waits for
+a batch of text before scanning), and the hits decided in it come out."""
+
+
+def text_hits(scanner: Scanner, chunks: Iterable[str], ending: Ending) -> Iterator[Hit]:
+    """The hits of ``chunks``, closing the scanner only if the text reached its real end
+    (``ending``, looked at once the chunks are exhausted): of a text cut short, a
+    candidate still open at the cut is dropped, the hits decided before it stay."""
+    held = ""
+    for chunk in chunks:
+        if len(chunk) >= _HELD:
+            yield from _fed(scanner, held)
+            yield from _fed(scanner, chunk[:-_HELD])
+            held = chunk[-_HELD:]
+        else:
+            held += chunk
+            if len(held) >= 2 * _HELD:
+                yield from _fed(scanner, held[:-_HELD])
+                held = held[-_HELD:]
+    yield from _fed(scanner, held)
+    if not ending.cut:
+        for item in scanner.close():
+            if isinstance(item, Hit):
+                yield item
+
+
+def _fed(scanner: Scanner, text: str) -> Iterator[Hit]:
+    """The hits ``scanner.feed(text)`` decides."""
+    for item in scanner.feed(text):
+        if isinstance(item, Hit):
+            yield item
 
 
 def records_of(
@@ -256,6 +300,7 @@ def _all_units(
                 notice=notice,
                 raw_mail=workers,
                 file_ranges=workers,
+                skipped=stats.note_binary,
             )
             for unit in units:
                 if not unit.raw_mbox:  # its messages are counted once they are split

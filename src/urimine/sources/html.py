@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from html import unescape
 from html.entities import html5
 from typing import cast
@@ -272,7 +272,11 @@ def html_to_text(html: str, base: str | None) -> str:
     breaks, delete the other tags, then decode entities and put the (already
     decoded) URIs in place of the placeholders (:func:`_put_links`).
     """
-    base = find_base(html, base)
+    return _convert(html, find_base(html, base))
+
+
+def _convert(html: str, base: str | None) -> str:
+    """:func:`html_to_text` with the document's base URI already found."""
     if _MARK in html:
         html = html.replace(_MARK, "")
     uris: list[str] = []
@@ -292,6 +296,79 @@ def html_to_text(html: str, base: str | None) -> str:
     linked = _LINK_TAG.sub(link, _DROP.sub("", html))
     text = _ANY_TAG.sub("", _BLOCK_TAG.sub("\n", linked))
     return _put_links(text, uris) if uris else _unescape(text)
+
+
+_WINDOW = 1 << 20
+"""Characters of HTML converted at a time by :func:`html_chunks` (converting one costs
+several copies of it)."""
+_RAW_OPEN = re.compile(r"<!--|<([sS][cC][rR][iI][pP][tT]|[sS][tT][yY][lL][eE])\b")
+"""What opens a stretch whose content is not markup: a comment, a script, a style."""
+_RAW_CLOSE = {
+    "": re.compile("-->"),
+    "script": re.compile(r"</[sS][cC][rR][iI][pP][tT]"),
+    "style": re.compile(r"</[sS][tT][yY][lL][eE]"),
+}
+
+
+def html_chunks(chunks: Iterable[str], base: str | None) -> Iterator[str]:
+    """:func:`html_to_text` of an HTML text given as chunks, converted in windows of
+    about ``_WINDOW`` characters, so that memory is bounded by the window, not by the
+    document. A window ends just before a tag (``<``) outside any comment, script or
+    style, where the conversion of the whole gives the same text; the base URI is the
+    one the first window finds (``<base>`` belongs in the ``<head>``, HTML section
+    4.2.3)."""
+    text, pos = "", 0
+    closer: re.Pattern[str] | None = None  # skipping a comment or script longer than a window
+    first = True
+    for chunk in chunks:
+        text, pos = (text[pos:] + chunk if pos < len(text) else chunk), 0
+        while len(text) - pos >= 2 * _WINDOW:
+            if closer is not None:
+                pos, closer = _skip_raw(text, pos, closer)
+                continue
+            if first:
+                base, first = find_base(text[pos : pos + _WINDOW], base), False
+            cut, closer = _window_end(text, pos, pos + _WINDOW)
+            if cut > pos:
+                yield _convert(text[pos:cut], base)
+                pos = cut
+    if closer is not None:
+        pos, closer = _skip_raw(text, pos, closer)
+        if closer is not None:
+            return  # an unclosed comment or script runs to the end, as in html_to_text
+    if pos < len(text):
+        rest = text[pos:] if pos else text
+        yield _convert(rest, find_base(rest, base) if first else base)
+
+
+def _window_end(text: str, pos: int, end: int) -> tuple[int, re.Pattern[str] | None]:
+    """Where the window ``text[pos:end]`` is cut (at most at *end*), and the closer to
+    skip to when a comment or script starting it runs past *end*."""
+    at = pos
+    while (raw := _RAW_OPEN.search(text, at, end)) is not None:
+        closer = _RAW_CLOSE[(raw[1] or "").lower()]
+        closed = closer.search(text, raw.end(), end)
+        if closed is None:
+            return raw.start(), (closer if raw.start() == pos else None)
+        at = closed.end()
+    cut = text.rfind("<", pos, end)
+    if cut <= pos:
+        cut = max(text.rfind("\n", pos, end), text.rfind(" ", pos, end)) + 1
+        if cut <= pos:
+            cut = end
+    return cut, None
+
+
+def _skip_raw(text: str, pos: int, closer: re.Pattern[str]) -> tuple[int, re.Pattern[str] | None]:
+    """Where the comment or script at *pos* ends (*closer* ends it), or a position near
+    the end of *text* and the closer still to find."""
+    found = closer.search(text, pos + 1)
+    if found is None:
+        return max(len(text) - 8, pos), closer
+    if closer.pattern == "-->":
+        return found.end(), None
+    end = text.find(">", found.end())  # the rest of the end tag
+    return (end + 1 if end >= 0 else len(text)), None
 
 
 def _put_links(text: str, uris: list[str]) -> str:

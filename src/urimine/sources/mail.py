@@ -16,7 +16,8 @@ from email.errors import HeaderParseError
 from email.header import decode_header
 
 from urimine._memo import Memo
-from urimine.sources.html import html_to_text
+from urimine.sources.html import html_chunks
+from urimine.sources.limits import MAX_MESSAGE, over
 from urimine.sources.mime import (
     _ANGLE_SCHEME,
     BASE_FIELDS,
@@ -29,7 +30,7 @@ from urimine.sources.mime import (
     read_header,
 )
 from urimine.sources.text import decode_bytes
-from urimine.sources.unit import Unit
+from urimine.sources.unit import CutBytes, Ending, Unit
 
 _URI_FIELDS = frozenset({b"archived-at", *BASE_FIELDS})
 _NOT_URI_FIELDS = frozenset(
@@ -146,9 +147,20 @@ def message_id(fields: list[Field]) -> str | None:
 
 
 def message_units(raw: bytes, source: str, doc_index: int) -> Iterator[Unit]:
-    """The units of one RFC 5322 message given as bytes (any line ends)."""
+    """The units of one RFC 5322 message given as bytes (any line ends).
+
+    A message longer than ``MAX_MESSAGE`` is read up to there, with a defect; one
+    given as :class:`~urimine.sources.unit.CutBytes` stops short of its real end. Either
+    way the units whose text runs to the cut are marked as cut (:attr:`Unit.ending`).
+    """
+    cut = isinstance(raw, CutBytes)
+    defects: list[str] = []
+    if len(raw) > MAX_MESSAGE:
+        raw, cut = raw[:MAX_MESSAGE], True
+        defects.append(over("message", MAX_MESSAGE))
     data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
-    walker = Walker()
+    del raw
+    walker = Walker(defects, data if cut else None)
     fields, body = read_header(data, 0, len(data))
     mid = message_id(fields)
     units: list[Unit] = []
@@ -172,15 +184,19 @@ def _unit_for(
         if not text:
             return None
         part = f"{item.path}.headers" if item.path else "headers"
-        return Unit(source, [text], doc_index, part, message_id=mid, is_mail=True)
-    text = html_to_text(item.text, item.base) if item.subtype == "html" else item.text
+        unit = Unit(source, [text], doc_index, part, message_id=mid, is_mail=True)
+        unit.ending.cut = item.cut
+        return unit
+    html = item.subtype == "html"
+    chunks = list(html_chunks((item.text,), item.base)) if html else [item.text]
     return Unit(
         source,
-        [text],
+        chunks,
         doc_index,
         item.path,
         base_uri=item.base,
         message_id=mid,
         is_mail=True,
         defects=item.defects,
+        ending=Ending(item.cut),
     )

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from urimine._memo import Memo
 from urimine.sources.html import absolutize, meta_charset
+from urimine.sources.limits import MAX_TEXT, over
 from urimine.sources.text import decode_bytes
 
 MAX_DEPTH = 32
@@ -99,6 +100,8 @@ class TextPart:
     text: str
     base: str | None
     defects: list[str] = field(default_factory=list)
+    cut: bool = False
+    """The part runs to where the message was cut short: its text does not end there."""
 
 
 @dataclass(slots=True)
@@ -107,6 +110,8 @@ class HeaderBlock:
 
     path: str
     fields: list[Field]
+    cut: bool = False
+    """The header block runs to where the message was cut short."""
 
 
 def read_header(data: bytes, start: int, end: int) -> tuple[list[Field], int]:
@@ -394,6 +399,13 @@ class Walker:
     """
 
     defects: list[str] = field(default_factory=list)
+    cut_data: bytes | None = None
+    """The message bytes whose end is not the message's real end (it was cut short):
+    an entity that runs to the end of these is cut too."""
+
+    def _runs_to_cut(self, data: bytes, end: int) -> bool:
+        """Whether an entity of *data* ending at *end* runs to where the message was cut."""
+        return data is self.cut_data and end >= len(data)
 
     def message(
         self,
@@ -410,7 +422,7 @@ class Walker:
         Parts are numbered as IMAP does (RFC 3501 section 6.4.5): the body of a
         non-multipart message is part 1 of it.
         """
-        yield HeaderBlock(path, fields)
+        yield HeaderBlock(path, fields, start >= end and self._runs_to_cut(data, end))
         found = field_map(fields)
         media = _media_type(_value(found, b"content-type"))
         body_path = path if media[0].startswith("multipart/") else _child(path, 1)
@@ -433,7 +445,7 @@ class Walker:
         multiparts and messages, decode text parts, skip the rest unread. *charset*: the
         one an enclosing multipart names, for a text part that names none."""
         if depth > MAX_DEPTH:
-            self.defects.append(f"MIME nesting deeper than {MAX_DEPTH} at part {path}")
+            self.defects.append(f"MIME nesting deeper than {MAX_DEPTH} at part {path}: skipped")
             return
         ctype, params = media or _media_type(_value(found, b"content-type"))
         base = _part_base(found, base)
@@ -458,8 +470,11 @@ class Walker:
         """An encapsulated message (RFC 2046 section 5.2.1), decoded only if it must be."""
         enc = transfer_encoding(_value(found, b"content-transfer-encoding"), self.defects)
         if enc or data.find(b"\r\n", start, end) >= 0:
+            cut = self._runs_to_cut(data, end)
             data = _undo_transfer(data[start:end], enc, self.defects).replace(b"\r\n", b"\n")
             start, end = 0, len(data)
+            if cut:
+                self.cut_data = data
         inner_fields, body = read_header(data, start, end)
         yield from self.message(inner_fields, data, body, end, path, base, depth + 1)
 
@@ -510,14 +525,29 @@ class Walker:
         charset: str | None = None,
     ) -> TextPart:
         defects: list[str] = []
+        cut = self._runs_to_cut(data, end)
         enc = transfer_encoding(_value(found, b"content-transfer-encoding"), defects)
-        raw = _undo_transfer(data[start:end], enc, defects)
+        # At most what decodes to MAX_TEXT bytes is sliced out (quoted-printable takes
+        # up to 3 bytes a byte, base64 4 for 3 and its line breaks).
+        stop = min(end, start + MAX_TEXT * _EXPANSION.get(enc, 1))
+        if enc == "base64" and (stop < end or cut):  # whole lines: whole groups of 4
+            stop = max(data.rfind(b"\n", start, stop) + 1, start)
+        raw = _undo_transfer(data[start:stop], enc, defects)
+        if stop < end or len(raw) > MAX_TEXT:
+            raw = raw[:MAX_TEXT]
+            cut = True
+            defects.append(over(f"{ctype} part", MAX_TEXT))
         text, charset_defect = decode_bytes(raw, _charset(ctype, params, raw, charset))
+        del raw
         if charset_defect:
             defects.append(charset_defect)
         if ctype == "text/plain" and params.get("format", "").lower() == "flowed":
             text = unflow(text, params.get("delsp", "").lower() == "yes")  # RFC 3676
-        return TextPart(path, ctype.partition("/")[2], text, base, defects)
+        return TextPart(path, ctype.partition("/")[2], text, base, defects, cut)
+
+
+_EXPANSION = {"quoted-printable": 3, "base64": 2}
+"""Encoded bytes per decoded byte at most, by transfer encoding (identity: 1)."""
 
 
 def _charset(

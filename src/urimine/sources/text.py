@@ -30,23 +30,57 @@ def pick_encoding(head: bytes, encoding: str | None) -> str:
     return "utf-8"
 
 
-def check_encoding(encoding: str) -> bool:
-    """Whether *encoding* names a text codec usable on bytes."""
+_NOT_CHARSETS = frozenset(
+    {"idna", "punycode", "unicode-escape", "raw-unicode-escape", "undefined", "charmap"}
+)
+"""Codecs that decode bytes to text without being character encodings: IDNA and
+Punycode (RFC 3492; its decoder takes time quadratic in the length of a label), Python
+string-literal escapes, and the placeholders ``undefined`` and ``charmap``. Codecs that
+give bytes (``rot13``, ``hex``, ``base64``, ``zlib``, ``uu``...) are refused by
+``bytes.decode`` itself."""
+
+
+def text_codec(name: str) -> str | None:
+    """The canonical name of the character encoding *name* labels, or None when it
+    labels none (unknown, or a codec that is not a character encoding)."""
     try:
-        b"a".decode(encoding)  # empty bytes would skip the codec lookup
+        codec = codecs.lookup(name)
+    except (LookupError, ValueError):  # (a name with a NUL in it is a ValueError)
+        return None
+    try:
+        b"a".decode(codec.name)  # refuses codecs that do not make text (zlib, rot13 ...)
     except LookupError:
-        return False
+        return None
     except ValueError:
         pass  # a real codec that merely dislikes this byte
-    return True
+    return None if codec.name in _NOT_CHARSETS else codec.name
+
+
+def check_encoding(encoding: str) -> bool:
+    """Whether *encoding* names a character encoding usable on bytes."""
+    return text_codec(encoding) is not None
+
+
+class DecodeError(ValueError):
+    """Bytes the chosen encoding cannot decode at all (UTF-16 or UTF-32 without a
+    byte-order mark, for one); ``str()`` is the human reason."""
 
 
 def decode_blocks(blocks: Iterable[bytes], encoding: str = "utf-8") -> Iterator[str]:
     """Decode byte *blocks* to text chunks of about ``CHUNK_CHARS`` characters.
 
     Invalid bytes become U+FFFD; a multibyte character split across blocks is
-    decoded whole.
+    decoded whole. A codec that gives up instead (``utf-16`` on bytes without a
+    byte-order mark) raises :class:`DecodeError` after the text decoded before.
     """
+    try:
+        yield from _decoded(blocks, encoding)
+    except UnicodeError as exc:
+        raise DecodeError(f"cannot decode as {encoding}: {exc}") from exc
+
+
+def _decoded(blocks: Iterable[bytes], encoding: str) -> Iterator[str]:
+    """:func:`decode_blocks` without the translation of a codec's error."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     pending: list[str] = []
     size = 0
@@ -74,18 +108,20 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
 
     Returns the text and a defect note (or None). Order: the declared charset
     (strict), then UTF-8 (strict), then Windows-1252 with replacement. Only
-    text encodings are accepted: ``bytes.decode`` refuses codecs such as
-    ``zlib_codec``, so a hostile charset label cannot trigger decompression.
+    character encodings are accepted (:func:`text_codec`): a hostile charset label
+    cannot trigger decompression (``zlib``) or a quadratic decoder (``punycode``).
     """
     defect = None
     name = (charset or "").strip().strip("\"'").lower()
     if name and name not in ("us-ascii", "ascii", "utf-8", "utf8", "unknown-8bit", "x-unknown"):
-        try:
-            return data.decode(name), None
-        except LookupError:
+        codec = text_codec(name)
+        if codec is None:
             defect = f"unknown charset {name!r}"
-        except (UnicodeError, ValueError):
-            defect = f"text does not match charset {name!r}"
+        else:
+            try:
+                return data.decode(codec), None
+            except (UnicodeError, ValueError):
+                defect = f"text does not match charset {name!r}"
     try:
         return data.decode("utf-8"), defect
     except UnicodeDecodeError:

@@ -6,6 +6,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
+class CutBytes(bytes):
+    """The bytes of a mail message that stop short of its real end (the stream broke
+    inside it): its text is not taken to end where these do. Plain ``bytes`` otherwise,
+    so it travels to worker processes like them."""
+
+
+class Ending:
+    """Whether a unit's text stopped short of its real end (a truncated or corrupt
+    stream, a file that shrank, a cap): shared by the copies of a unit
+    (``dataclasses.replace``), so whoever scans any of them sees it."""
+
+    __slots__ = ("cut",)
+
+    def __init__(self, cut: bool = False) -> None:
+        self.cut = cut
+
+
 @dataclass(slots=True)
 class Unit:
     """Decoded text of one document part, as chunks, with where it came from.
@@ -47,3 +64,13 @@ class Unit:
     consumer that does so sets ``chunks`` to ``()``: the file is then not read here.
     With ``raw_mbox`` (and ``raw_mail`` too): the byte range of an uncompressed mbox,
     whose messages the workers split and decode, no ``raw``."""
+    ending: Ending = field(default_factory=Ending)
+    """Whether the text reached its real end: final when the unit is yielded for a
+    unit whose chunks are a list or tuple, else once its chunks are exhausted. A
+    scanner must not close (flush its undecided tail) on a text cut short: a candidate
+    still open there was cut, not ended (``urimine.pipeline.text_hits``)."""
+
+    @property
+    def truncated(self) -> bool:
+        """True when the text stops short of its real end (see :attr:`ending`)."""
+        return self.ending.cut

@@ -27,7 +27,9 @@ def iter_inputs(paths: Sequence[str]) -> Iterator[str]:
 
 
 def _walk(folder: str) -> Iterator[str]:
-    """Files under *folder*, depth first, sorted by name; symlinked folders not followed."""
+    """Regular files under *folder* (and symlinks to them), depth first, sorted by name;
+    symlinked folders not followed. FIFOs, sockets and devices are left out: reading
+    one would block the run or never end (one named on the command line is read)."""
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=lambda e: e.name)
@@ -44,5 +46,13 @@ def _walk(folder: str) -> Iterator[str]:
                 yield entry.path
             else:
                 yield from _walk(entry.path)
-        elif not entry.is_symlink() or os.path.isfile(entry.path):
+        elif _is_file(entry):
             yield entry.path
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether *entry* is a regular file, or a symlink to one."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False

@@ -8,6 +8,12 @@ other record types are skipped without being held in memory. For ``response``
 records the HTTP status line and headers are skipped, the charset comes from
 the HTTP ``Content-Type``, and HTML payloads are resolved against
 ``WARC-Target-URI`` (the retrieval URI, RFC 3986 section 5.1.3).
+
+A record block is read up to :data:`~urimine.sources.limits.MAX_RECORD` bytes and its
+payload decoded up to :data:`~urimine.sources.limits.MAX_TEXT` (the rest skipped, with a
+defect). Where the stream below lost data (a corrupt gzip member, see
+:class:`~urimine.sources.compress.Gap`), the record it was in is dropped and reading
+goes on at the next record; the file is reported as an error at the end all the same.
 """
 
 from __future__ import annotations
@@ -17,16 +23,15 @@ import zlib
 from collections.abc import Iterator
 
 from urimine.errors import SourceError
-from urimine.sources.detect import BlockReader
-from urimine.sources.html import html_to_text, meta_charset
+from urimine.sources.detect import BlockReader, is_binary
+from urimine.sources.html import html_chunks, meta_charset
+from urimine.sources.limits import MAX_RECORD, MAX_TEXT, over
 from urimine.sources.mime import content_type
 from urimine.sources.text import decode_bytes
-from urimine.sources.unit import Unit
+from urimine.sources.unit import Ending, Unit
 
 _WANTED = frozenset({"response", "resource", "conversion"})
 _MAX_HEADER_LINES = 1000
-_MAX_DECODED = 64 << 20
-"""Cap on a Content-Encoding-decoded payload, against decompression bombs."""
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _TEXT_TYPES = ("application/json", "application/xml", "application/javascript")
 _META_PRESCAN = 4096
@@ -65,29 +70,83 @@ def _next_version_line(reader: BlockReader) -> bytes:
 
 
 def warc_units(reader: BlockReader, source: str) -> Iterator[Unit]:
-    """Yield one unit per wanted record; raise SourceError on a cut or corrupt record."""
+    """Yield one unit per wanted record; raise SourceError, once all that could be read
+    was yielded, on a cut or corrupt record or stream."""
+    losses = _Losses(source)
     index = 0
     while True:
         version = _next_version_line(reader)
         if not version:
-            return
-        if not version.startswith(b"WARC/"):
-            raise SourceError(source, f"not a WARC record header at byte {reader.offset}")
-        headers = _read_headers(reader) or {}
-        record_id = headers.get("warc-record-id", "").strip("<>") or None
-        # How an error names the record: its ID, else its place in the file.
-        name = record_id or f"number {index + 1} (no WARC-Record-ID)"
-        length = _content_length(headers, source, name)
-        kind = headers.get("warc-type", "").lower()
-        if kind in _WANTED:
-            block = reader.read(length)
-            _check_length(source, name, len(block), length)
-            unit = _record_unit(kind, headers, block, source, index, record_id)
-            if unit is not None:
-                yield unit
+            if losses.at_gap(reader, None):
+                continue
+            break
+        if version.startswith(b"WARC/"):
+            yield from _record(reader, losses, source, index)
         else:
-            _check_length(source, name, reader.skip(length), length)
+            where = f"not a WARC record header at byte {reader.offset - len(version)}"
+            if not (reader.skip_to_gap() and losses.at_gap(reader, where)):
+                raise losses.error(where, reader)
         index += 1
+    if losses.reasons or reader.error is not None:
+        raise losses.error(None, reader)
+
+
+def _record(reader: BlockReader, losses: _Losses, source: str, index: int) -> Iterator[Unit]:
+    """The unit of the record whose version line was just read, if it is wanted; a
+    record a gap cut is noted in *losses* and dropped."""
+    headers = _read_headers(reader) or {}
+    record_id = headers.get("warc-record-id", "").strip("<>") or None
+    # How an error names the record: its ID, else its place in the file.
+    name = record_id or f"number {index + 1} (no WARC-Record-ID)"
+    if losses.at_gap(reader, f"WARC record {name} lost"):
+        return
+    if reader.error is not None and not reader.peek(1):
+        raise losses.error(f"WARC record {name} cut short", reader)
+    length = _content_length(headers, source, name)
+    kind = headers.get("warc-type", "").lower()
+    want = min(length, MAX_RECORD) if kind in _WANTED else 0
+    block = reader.read(want)
+    got = len(block) + reader.skip(length - want)
+    if got < length and losses.at_gap(reader, f"WARC record {name} lost"):
+        return
+    unit = _record_unit(kind, headers, block, source, index, record_id) if want else None
+    if unit is not None:
+        if got < length or length > MAX_RECORD:
+            unit.ending.cut = True
+        if length > MAX_RECORD:
+            unit.defects.append(over("WARC record", MAX_RECORD))
+        yield unit
+    if got < length:
+        raise losses.error(f"truncated WARC record {name}: got {got} of {length} bytes", reader)
+
+
+class _Losses:
+    """What was lost in one WARC file, for the one error that reports it at the end."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.reasons: list[str] = []
+
+    def at_gap(self, reader: BlockReader, what: str | None) -> bool:
+        """At a gap in the stream: note it and *what* was lost, read on after it, and
+        return True; False when the reader is at the end of the input instead."""
+        if reader.gap is None:
+            return False
+        self.reasons.append(f"{what}: {reader.gap.reason}" if what else reader.gap.reason)
+        reader.resume()
+        return True
+
+    def error(self, reason: str | None, reader: BlockReader) -> SourceError:
+        """The error of the file: the first loss, how many more, and the final reason
+        (*reason*, with the stream's error if it broke)."""
+        reasons = [*self.reasons]
+        final = [text for text in (reason, reader.error and str(reader.error)) if text]
+        if final:
+            reasons.append(": ".join(final))
+        text = reasons[0]
+        if len(reasons) > 1:
+            text += f" (and {len(reasons) - 1} more: {'; '.join(reasons[1:])})"
+        return SourceError(self.source, text)
 
 
 def _content_length(headers: dict[str, str], source: str, name: str) -> int:
@@ -99,11 +158,6 @@ def _content_length(headers: dict[str, str], source: str, name: str) -> int:
     if length < 0:
         raise SourceError(source, f"WARC record {name} with a negative Content-Length")
     return length
-
-
-def _check_length(source: str, name: str, got: int, want: int) -> None:
-    if got < want:
-        raise SourceError(source, f"truncated WARC record {name}: got {got} of {want} bytes")
 
 
 def _record_unit(
@@ -124,12 +178,13 @@ def _record_unit(
     else:
         ctype, params = content_type(headers.get("content-type"), "application/octet-stream")
         payload = block
-    text = _payload_text(ctype, params, payload, target, defects)
-    if text is None:
+    found = _payload_text(ctype, params, payload, target, defects)
+    if found is None:
         return None
+    chunks, cut = found
     return Unit(
         source,
-        [text],
+        chunks,
         index,
         None,
         base_uri=target,
@@ -137,16 +192,18 @@ def _record_unit(
         target_uri=target,
         is_warc=True,
         defects=defects,
+        ending=Ending(cut),
     )
 
 
 def _payload_text(
     ctype: str, params: dict[str, str], payload: bytes, base: str | None, defects: list[str]
-) -> str | None:
-    """Decode a payload by its media type; None for non-text payloads."""
+) -> tuple[list[str], bool] | None:
+    """Decode a payload by its media type, as text chunks and whether it was cut at
+    ``MAX_TEXT``; None for non-text payloads."""
     is_html = ctype in _HTML_TYPES
     if ctype == "application/octet-stream":
-        if b"\x00" in payload[:4096]:
+        if is_binary(payload[:4096]):
             return None
         is_html = _HTML_START.match(payload[:1024]) is not None
     elif not (
@@ -159,10 +216,13 @@ def _payload_text(
     charset = params.get("charset")
     if not charset and is_html:
         charset = meta_charset(payload, _META_PRESCAN)
-    text, defect = decode_bytes(payload, charset)
+    cut = len(payload) > MAX_TEXT
+    text, defect = decode_bytes(payload[:MAX_TEXT] if cut else payload, charset)
     if defect:
         defects.append(defect)
-    return html_to_text(text, base) if is_html else text
+    if cut:
+        defects.append(over("payload", MAX_TEXT))
+    return (list(html_chunks((text,), base)) if is_html else [text]), cut
 
 
 def _http_payload(block: bytes, defects: list[str]) -> tuple[str, dict[str, str], bytes]:
@@ -207,13 +267,14 @@ def _dechunk(body: bytes, defects: list[str]) -> bytes:
 
 
 def _inflate(body: bytes, encoding: str, defects: list[str]) -> bytes:
-    """Undo gzip/deflate Content-Encoding, capped at ``_MAX_DECODED`` bytes."""
+    """Undo gzip/deflate Content-Encoding, capped just over ``MAX_TEXT`` bytes (what
+    is over it is cut by :func:`_payload_text`)."""
     wbits = 16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS
     try:
-        return zlib.decompressobj(wbits).decompress(body, _MAX_DECODED)
+        return zlib.decompressobj(wbits).decompress(body, MAX_TEXT + 1)
     except zlib.error:
         try:
-            return zlib.decompressobj(-zlib.MAX_WBITS).decompress(body, _MAX_DECODED)
+            return zlib.decompressobj(-zlib.MAX_WBITS).decompress(body, MAX_TEXT + 1)
         except zlib.error:
             defects.append(f"bad {encoding} Content-Encoding")
             return b""
