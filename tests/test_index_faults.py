@@ -381,4 +381,4 @@ def test_write_errors(index_db: Path, fmt: str) -> None:
     ascii_env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     run = urimine(*query, env=ascii_env)  # http://bücher.example/b cannot be written
     assert run.returncode == 2
-    assert one_line(run.stderr).startswith("urimine: write error: the output encoding ascii")
+    assert one_line(run.stderr).startswith("urimine: write error: the output encoding (ascii)")

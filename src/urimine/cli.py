@@ -377,23 +377,12 @@ def _write(args: argparse.Namespace, stats: Stats) -> int:
 
 
 def _index_command(argv: list[str]) -> int:
-    """``urimine index`` / ``urimine query``: a write error on stdout is reported as
-    one, in one line (the index commands report a :class:`UrimineError` and exit 2)."""
+    """``urimine index`` / ``urimine query``: they report their own errors."""
     from urimine.index import cli as index_cli
 
     if argv[0] == "index":
         return index_cli.index_main(argv[1:])
-    if sys.stdout is None:
-        _say("write error: standard output is closed")
-        return EXIT_USAGE
-    real = sys.stdout
-    out = Output(real)
-    sys.stdout = cast(TextIO, out)
-    try:
-        return index_cli.query_main(argv[1:])
-    finally:
-        sys.stdout = real
-        _settle_stdout(discard=out.failed)
+    return index_cli.query_main(argv[1:])
 
 
 @contextlib.contextmanager

@@ -23,7 +23,16 @@ from typing import Any, TextIO
 
 from urimine.errors import SinkError
 
-__all__ = ["FIELDS", "AtomicOutput", "Output", "Sink", "csv_cell", "json_line", "make_sink"]
+__all__ = [
+    "FIELDS",
+    "AtomicOutput",
+    "Output",
+    "Sink",
+    "csv_cell",
+    "json_line",
+    "make_sink",
+    "write_error_reason",
+]
 
 FIELDS = (
     "uri",
@@ -154,16 +163,21 @@ class Output:
         except (OSError, ValueError) as exc:
             raise self._error(exc) from exc
 
-    def _error(self, exc: Exception) -> SinkError:
+    def _error(self, exc: OSError | ValueError) -> SinkError:
         self.failed = True
-        if isinstance(exc, UnicodeEncodeError):
-            bad = exc.object[exc.start : exc.end]
-            reason = f"the output encoding ({exc.encoding}) cannot represent {bad!r}"
-        elif isinstance(exc, OSError):
-            reason = exc.strerror or str(exc)
-        else:
-            reason = "the output is closed"
+        reason = write_error_reason(exc)
         return SinkError(f"{self.path}: {reason}" if self.path else reason)
+
+
+def write_error_reason(exc: OSError | ValueError) -> str:
+    """The reason of a failed write, in words: an OS error, an encoding that cannot
+    represent a character, or a closed stream."""
+    if isinstance(exc, UnicodeEncodeError):
+        bad = exc.object[exc.start : exc.end]
+        return f"the output encoding ({exc.encoding}) cannot represent {bad!r}"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return "the output is closed"
 
 
 class AtomicOutput:

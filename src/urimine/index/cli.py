@@ -22,6 +22,7 @@ from urimine.index import query as q
 from urimine.index.build import Summary, build_index
 from urimine.index.schema import IndexFileError, connect_read, connect_write, index_error
 from urimine.pipeline import Options
+from urimine.sinks import write_error_reason
 from urimine.sources import iter_inputs
 from urimine.sources.text import check_encoding
 
@@ -127,7 +128,7 @@ class _Output:
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:
-            raise OutputError(_reason(exc)) from exc
+            raise OutputError(write_error_reason(exc)) from exc
         return len(text)
 
     def flush(self) -> None:
@@ -139,21 +140,12 @@ class _Output:
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:
-            raise OutputError(_reason(exc)) from exc
+            raise OutputError(write_error_reason(exc)) from exc
 
     def _stream(self) -> TextIO:
         if self.stream is None:
             raise OutputError("standard output is closed")
         return self.stream
-
-
-def _reason(exc: OSError | ValueError) -> str:
-    if isinstance(exc, UnicodeEncodeError):
-        bad = exc.object[exc.start : exc.end]
-        return f"the output encoding {exc.encoding} cannot hold {bad!r}"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return str(exc)
 
 
 # -- index ----------------------------------------------------------------------------------
