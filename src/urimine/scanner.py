@@ -36,6 +36,7 @@ from urimine.rules import Candidate, Pending, Shortcut, _PendingType
 from urimine.rules.angle import Dismissed, at_angle
 from urimine.rules.bare import at_colon, joins_no_hit, next_shortcut
 from urimine.schemes import AUTHORITY_SCHEMES
+from urimine.speed import Speed
 
 __all__ = ["Scanner"]
 
@@ -158,8 +159,9 @@ class Scanner:
         max_candidate_len: int = DEFAULT_MAX_CANDIDATE_LEN,
         extra_schemes: Iterable[str] = (),
         rejections: bool = False,
+        speed: Speed | None = None,
     ) -> None:
-        self._setup(R.Config.build(rules, max_candidate_len, extra_schemes), rejections)
+        self._setup(R.Config.build(rules, max_candidate_len, extra_schemes, speed), rejections)
 
     def _setup(self, cfg: R.Config, rejections: bool, word_leaps: bool = True) -> None:
         """A scanner's state at the start of a text (see :meth:`_word_leap` for
@@ -193,7 +195,7 @@ class Scanner:
         # tried (absolute), the block it looks at, and the words known to hold no hit
         # on their own, those known to hold one, and words ending in "-" known to be
         # joined to no hit at a line break, or not (joins_no_hit).
-        self._word_leaps = word_leaps and not rejections
+        self._word_leaps = word_leaps and not rejections and cfg.speed.word_leaps
         self._word_misses = 0
         self._word_window = 0
         self._word_from = -1
@@ -278,14 +280,16 @@ class Scanner:
         if self._found is not None and self._found[0] is buf and self._found[1].final is final:
             finder = self._found[1]
         else:
+            hits_only = not self._want_rejections and cfg.speed.hits_only
             finder = _Triggers(
                 buf,
                 pos,
                 final,
                 None if "any-scheme" in cfg.rules else cfg.schemes,
-                cfg.scheme_words if self._want_rejections else cfg.nid_words,
-                None if self._want_rejections else cfg.hit_words,
+                cfg.nid_words if hits_only else cfg.scheme_words,
+                cfg.hit_words if hits_only else None,
                 cfg.max_len,
+                cfg.speed,
             )
         self._found = None
         base = self._base
@@ -334,7 +338,7 @@ class Scanner:
                 # URIs after it apart only by white space are tried for the shortcut
                 # at once (rules.bare.next_shortcut), not by way of the trigger finder
                 # and the search for their scheme ("train").
-                train = res[0] - floor <= _TRAIN_GAP and res[3] == "bare"
+                train = res[0] - floor <= _TRAIN_GAP and res[3] == "bare" and cfg.speed.train
                 while True:
                     s, pos, uri, context, scheme, key = res
                     lo = lc_pos - base
@@ -802,6 +806,7 @@ class _Triggers:
         "reach",
         "region_end",
         "schemes",
+        "speed",
         "stops_from",
         "stops_ok",
         "strict",
@@ -821,7 +826,9 @@ class _Triggers:
         words: R.SchemeWords,
         hit_words: R.SchemeWords | None = None,
         max_len: int = 8192,
+        speed: Speed | None = None,
     ) -> None:
+        self.speed = speed or Speed()
         self.buf = buf
         self.schemes = schemes
         """The names the colon rule accepts; None: any (the any-scheme rule)."""
@@ -1108,7 +1115,7 @@ class _Triggers:
         the next block may be twice as long.
         """
         buf = self.buf
-        if buf[pos - 1 : pos] != ":":  # a block starts a word: the patterns assume it
+        if buf[pos - 1 : pos] != ":" or not self.speed.leaps:  # a block starts a word
             return pos
         stop = min(pos + self.stride, self.dense_until)
         if stop <= pos:
@@ -1129,7 +1136,7 @@ class _Triggers:
         cached = False
         # Where the block's words, each read once, hold no name quick finds (or none
         # that back_strict does), its search finds none: not searched for.
-        told = self._told(block, size)
+        told = self._told(block, size) if self.speed.vocabulary else None
         no_strict = told is not None and not told[1]
         skip_quick = told is not None and not told[0]
         quick = None if skip_quick else words.quick.search(back, len(block) - size)
@@ -1146,7 +1153,7 @@ class _Triggers:
             start = since if found is None else found.start()
             if found is None and not self.strict:
                 pass  # no name in the block (the strict pattern finds a subset)
-            elif b"<" in block or R.long_run(block, size):
+            elif b"<" in block or R.long_run(block, size) or not self.speed.alarms:
                 # (None found: none is there, not searched for again)
                 first = size if found is None else _first_alarm(back, size, start, pattern)
                 if self.strict and R.long_run(block, first):  # a long run before it
@@ -1156,7 +1163,7 @@ class _Triggers:
                 # the dense loop to go to one after another (_to_alarm); the first is
                 # where this leap ends. Where the strict pattern (a leap after one cut
                 # short) found none, none is there: the block is not searched again.
-                urns = self.hit_words is not None and b"urn:" in block
+                urns = self.hit_words is not None and b"urn:" in block and self.speed.urn_masks
                 if found is None or no_strict:
                     alarms = []
                 elif urns:
@@ -1170,7 +1177,7 @@ class _Triggers:
                 self.region_end = stop
                 cached = True
         if b"<" in block:
-            first = _angle_alarm(ahead, words, first)
+            first = _angle_alarm(ahead, words, first, self.speed.tag_masks)
         if not (self.strict or cached) and first < size and block.rfind(b":", 0, first) < 0:
             # The loose pattern found a name before the block's first colon: no leap at
             # all. The strict one has its try now, not a window later, where the dense
@@ -1221,7 +1228,7 @@ class _Triggers:
         repeated: two colons, each of which costs back_strict some 130 ns), it is not
         searched (:meth:`_vocabulary`)."""
         masked = R.mask_fruitless_urns(ahead, words is self.hit_words)[: size + 3]
-        told = self._vocabulary(masked, size, strict_only=True)
+        told = self._vocabulary(masked, size, strict_only=True) if self.speed.vocabulary else None
         if told is not None and not told[1]:
             return []
         return self._urn_texts_only(_alarms(masked[::-1], start, words.back_strict, pos))
@@ -1311,7 +1318,11 @@ class _Triggers:
         misses[colon] += 1
         if misses[colon] >= _DENSE_MISSES:
             gap = _COLON_GAP if colon else _DENSE_GAP
-            if i - self.window[colon] < _DENSE_MISSES * gap and self.dense_until < 0:
+            if (
+                i - self.window[colon] < _DENSE_MISSES * gap
+                and self.dense_until < 0
+                and self.speed.dense
+            ):
                 self.dense_until = min(i + _DENSE_SPAN, self.limit)
             misses[colon] = 0
             self.window[colon] = i
@@ -1334,7 +1345,7 @@ _MASK_MAX = 16  # masks per search at most (each copies the text: bounded work)
 _MASK_SPREAD = 8
 
 
-def _angle_alarm(text: bytes, words: R.SchemeWords, end: int) -> int:
+def _angle_alarm(text: bytes, words: R.SchemeWords, end: int, masks_on: bool = True) -> int:
     """Where the first "<" the angle pattern of *words* matches in *text* starts, if
     before *end*; else *end*. (*text* is lowered ASCII.)
 
@@ -1350,6 +1361,9 @@ def _angle_alarm(text: bytes, words: R.SchemeWords, end: int) -> int:
     at most :data:`_MASK_MAX` of them per search: tags that each recur only a dozen
     times are not worth one apiece."""
     pattern = words.angle
+    if not masks_on:
+        found = pattern.search(text)
+        return found.start() if found is not None and found.start() < end else end
     start = 0 if b">" in text else _unclosed_from(text)
     misses = _MASK_MISSES if len(text) >= _MASK_FROM and b"<urn:" not in text else 0
     masks = _MASK_MAX

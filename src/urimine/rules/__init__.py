@@ -25,6 +25,7 @@ from urimine._wordtree import word_tree
 from urimine.errors import ConfigError, Reason
 from urimine.parser import check_uri
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK, registered_schemes
+from urimine.speed import Speed
 from urimine.urn import check_urn
 
 if TYPE_CHECKING:
@@ -308,6 +309,7 @@ class Config:
     rules: frozenset[str]
     max_len: int
     schemes: frozenset[str]
+    speed: Speed
     run: re.Pattern[str] = field(repr=False)
     angle_line: re.Pattern[str] = field(repr=False)
     angle_line_partial: regex.Pattern[str] = field(repr=False)
@@ -354,14 +356,22 @@ class Config:
         self.text.forget()
 
     @staticmethod
-    def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
+    def build(
+        rules: Iterable[str] | str,
+        max_len: int,
+        extra_schemes: Iterable[str],
+        speed: Speed | None = None,
+    ) -> Config:
         """Check and compile a rule selection (a preset name or rule names); cached."""
         chosen = rules if isinstance(rules, str) else frozenset(rules)
-        return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
+        extras = frozenset(s.strip().lower() for s in extra_schemes)
+        return _build(chosen, max_len, extras, speed or Speed())
 
 
 @cache
-def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str]) -> Config:
+def _build(
+    rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str], speed: Speed
+) -> Config:
     if isinstance(rules, str):
         if rules not in PRESETS:
             raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
@@ -379,6 +389,7 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
         rules=chosen,
         max_len=max_len,
         schemes=frozenset(schemes),
+        speed=speed,
         run=_run_pattern(max_len),
         angle_line=re.compile(rf"<([^<>\n]{{0,{max_len}}})>"),
         angle_line_partial=regex.compile(rf"<([^<>\n]{{0,{max_len}}})>"),

@@ -50,7 +50,7 @@ def at_angle(
     """The rules at the ``<`` at ``i``: a :data:`~urimine.rules.Shortcut` for the common case, else
     a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
     plain = _PLAIN.match(buf, i)
-    if plain is not None:
+    if plain is not None and cfg.speed.angle_shortcut:
         short = _plain(cfg, plain, i)
         if short is not None:
             return short
@@ -137,7 +137,7 @@ def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | Candidate | None
     and validate it again (text dense with such candidates, ``<http://[x]>``, cost
     twice the parse). Decisions are remembered by the text they matched."""
     text = m.group()
-    if text in cfg.seen:
+    if text in cfg.seen and cfg.speed.memo:
         found = cfg.seen[text]
     else:
         found = _plain_uri(cfg, text, m.group(1).lower())

@@ -161,7 +161,12 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
     lo = floor if floor > i - _SCHEME_MAX else i - _SCHEME_MAX
     written, scheme = cfg.recent[0]
     s = i - len(written)
-    if s > lo and buf[s:i] == written and buf[s - 1] not in _SCHEME_CHARS:
+    if (
+        cfg.speed.scheme_guess
+        and s > lo
+        and buf[s:i] == written
+        and buf[s - 1] not in _SCHEME_CHARS
+    ):
         registered = True
     else:
         m = _SCHEME_BACK.search(buf, lo if lo > i - SCHEME_NEAR else i - SCHEME_NEAR, i)
@@ -176,7 +181,7 @@ def at_colon(  # noqa: C901 - the hot path of every bare URI, kept in one functi
         if registered:
             cfg.recent[0] = written, scheme
     if registered:
-        if scheme != "urn" and "bare" in cfg.rules:
+        if scheme != "urn" and "bare" in cfg.rules and cfg.speed.shortcut:
             before = buf[s - 1] if s else ""
             if before not in _FAST_BLOCKERS and not (
                 (before == ":" or (before == " " and buf[s - 2] == ":")) and _after_url(buf, s)
@@ -365,7 +370,7 @@ def _remembered(cfg: Config, run: str, scheme: str, before: str, can_cut: bool) 
     opener, "*" or "_"; a run starts with its scheme). Text repeats its URIs, and
     those the shortcut does not take (a trailing ")", a rejection such as
     ``http://[x]``) were cut and parsed afresh each time."""
-    if not can_cut or len(run) > _DELIMITED_LEN:
+    if not can_cut or len(run) > _DELIMITED_LEN or not cfg.speed.memo:
         return _delimit(cfg, run, scheme, before, can_cut)
     key = (before if before in _READ_BEFORE else "", run)
     done = cfg.delimited.get(key)
@@ -408,7 +413,7 @@ def _run_end(cfg: Config, buf: str, pos: int, final: bool) -> int:
     if end < 0:
         m = cfg.run.match(buf, pos)
         end = m.end() if m else pos
-        if _RUN_KEPT <= end - pos < cfg.max_len:
+        if _RUN_KEPT <= end - pos < cfg.max_len and cfg.speed.kept:
             cfg.text.run = Kept(buf, pos, end + 1, end)
     if not final and end == len(buf) and end - pos < cfg.max_len:
         return -1
@@ -627,7 +632,7 @@ def _urn_end(cfg: Config, buf: str, s: int) -> int:
     end = m.end()
     # Kept only where no character the match could take lies past the limit: a later
     # URN in its NSS, matched up to its own (later) limit, ends there too.
-    if end - nss >= _RUN_KEPT and end + 3 <= limit:
+    if end - nss >= _RUN_KEPT and end + 3 <= limit and cfg.speed.kept:
         cfg.text.urn = Kept(buf, nss, m.end(1), end)
     return end
 

@@ -54,7 +54,7 @@ def cut_unbalanced(cfg: Config, uri: str, opener: str, closer: str) -> str:
         closed += 1
         if opened < closed:
             return uri[:k]
-        if closed == _COUNTED:
+        if closed == _COUNTED and cfg.speed.kept:
             return _cut_by_levels(_levels_of(cfg, uri, opener), uri)
         start = k + 1
         k = uri.find(closer, start)

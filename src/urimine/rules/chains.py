@@ -99,6 +99,8 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
     character its look-ahead reads do not fit before *stop* is not taken, and a run is
     cut at *stop*."""
     chain = cfg.text.chain
+    if not cfg.speed.kept:
+        return _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
     k = _index(chain, buf, e, stop, depth)
     if k < 0:
         # Not known. A candidate whose first run ends inside the chain matched last
