@@ -1,0 +1,148 @@
+"""The colons of a dense stretch (``Speed.dense``), found a block at a time in C.
+
+Text dense with colons no rule takes (``ab:ab:``, ``x-http:``, ``key:value`` lists, XML
+attributes) would cost a Python step per colon. Here each block of the stretch is
+searched at once, ASCII-lowered and reversed, for a scheme name the colon site takes
+before its colon (:class:`urimine.fast.prefilters.ColonNames`: its patterns start with
+the colon, so the engine skips to each at memchr speed), and at each what the rules
+need after it. The loop stops only at those.
+
+Where a candidate may be too long for the length bound, its rejection ends the scan at
+the next white space, so what the rules need after a colon is asked in its weaker form
+there: the block's runs of URI characters at least that long are found first.
+"""
+
+from __future__ import annotations
+
+from urimine.fast.prefilters import ColonNames
+from urimine.rules.patterns import RUN_CHARS, SCHEME_MAX
+
+__all__ = ["LOOKAHEAD", "DenseColons"]
+
+LOOKAHEAD = 256
+"""How much text the prefilters read after a trigger: "<", 64 white space, "URL:", 64
+more and a 64-character scheme and its colon."""
+_NONE = 1 << 62
+# A run of scheme characters too long for the strict names pattern (see ColonNames).
+_SCHEME_RUNS = bytes(
+    ord("a") if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789+.-" else ord(" ")
+    for c in range(256)
+)
+_LONG_SCHEME_RUN = b"a" * SCHEME_MAX
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+
+
+class DenseColons:
+    """The colons of ``buf`` after a name, from a dense stretch's start to its ``end``."""
+
+    __slots__ = ("block", "buf", "check", "cut", "end", "found", "names", "reach", "read_to")
+
+    def __init__(
+        self, buf: str, end: int, names: ColonNames, max_len: int, block: int, check_after: bool
+    ) -> None:
+        self.buf = buf
+        self.end = end
+        self.names = names
+        self.block = block
+        """The next block's length (doubled at each: dense text is read in few blocks, a
+        short dense stretch in a small one)."""
+        self.read_to = -1
+        self.cut = -1
+        """Where the scan last went on inside a word (see :meth:`_cut_at`)."""
+        self.found: list[int] = []
+        """The colons of the blocks read, descending: the next one is the last."""
+        self.check = check_after
+        self.reach = max_len - SCHEME_MAX - 2
+        """How long a run after a colon may be without its candidate being too long."""
+
+    def next(self, pos: int) -> int:
+        """The first such colon at or after *pos* (before the stretch's end), or -1."""
+        if 0 < pos < self.read_to and self.buf[pos - 1] in _NAME_CHARS and pos != self.cut:
+            self._cut_at(pos)
+        while True:
+            found = self.found
+            while found and found[-1] < pos:
+                found.pop()
+            if found:
+                return found[-1]
+            if self.read_to >= self.end:
+                return -1
+            self._read(pos, max(pos, self.read_to))
+
+    def _cut_at(self, pos: int) -> None:
+        """The scan goes on from *pos*, inside a word (a candidate ended there): the rules
+        read the word from *pos* on, which the block read before may not have taken for
+        a name ("x-|http:"). Its colons within a scheme's length are searched again, by
+        the loose pattern: what stands before *pos* may make the rules' word start later
+        than the strict pattern would take it to."""
+        self.cut = pos
+        stop = min(pos + SCHEME_MAX + 1, self.read_to)
+        again = self._colons(pos, pos, stop, loose=True)
+        found = self.found
+        near = [p for p in found if p < stop]
+        if again and sorted(set(near + again)) != sorted(near):
+            del found[len(found) - len(near) :]
+            found += sorted(set(near + again), reverse=True)
+
+    def _read(self, pos: int, start: int) -> None:
+        """Search the block from *start* and keep its colons (descending)."""
+        stop = min(start + self.block, self.end)
+        self.block *= 2
+        self.read_to = stop
+        self.found = self._colons(pos, start, stop)
+        if start == pos and pos > 0 and self.buf[pos - 1] in _NAME_CHARS:
+            self._cut_at(pos)
+
+    def _colons(self, pos: int, start: int, stop: int, loose: bool = False) -> list[int]:
+        """The block's colons after a name, descending. The text is read from the longest
+        scheme before *start*, never before *pos* (the rules read nothing before the
+        scan's position as part of a scheme), and three characters past the block (what
+        the patterns read after a colon: "//" and one)."""
+        names, buf = self.names, self.buf
+        lo = max(pos, start - SCHEME_MAX)
+        block = buf[lo : stop + 3].encode("ascii", "replace").lower()
+        pattern = names.strict
+        if loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0:
+            pattern = names.loose
+        last = lo + len(block) - 1
+        matches = pattern.finditer(block[::-1])
+        if not self.check:
+            return [p for m in matches if start <= (p := last - m.start()) < stop]
+        zones = self._long_zones(start, stop) if self.reach >= 1 else [(-1, _NONE)]
+        if not zones or (zones[0][0] < start and zones[0][1] >= stop):
+            # The whole block in or out of a long zone: one check for every colon.
+            check = names.after if zones else names.short
+            return [
+                p
+                for m in matches
+                if start <= (p := last - m.start()) < stop
+                and check[m.group(1)].match(buf, p) is not None
+            ]
+        return [
+            p
+            for m in matches
+            if start <= (p := last - m.start()) < stop
+            and (names.after if _in(zones, p) else names.short)[m.group(1)].match(buf, p)
+            is not None
+        ]
+
+    def _long_zones(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The colons ``[lo, hi)`` whose run may be too long: each followed by a run of at
+        least :attr:`reach` URI characters (any non-ASCII character counted as one)."""
+        reach, buf = self.reach, self.buf
+        runs = buf[start : stop + reach + 1].encode("ascii", "replace").translate(RUN_CHARS)
+        needle = b"a" * reach
+        zones = []
+        k = runs.find(needle)
+        while k >= 0:
+            e = runs.find(b" ", k + reach)
+            if e < 0:  # the run goes on past what was read: every colon of it
+                zones.append((start + k - 1, _NONE))
+                break
+            zones.append((start + k - 1, start + e - reach))
+            k = runs.find(needle, e)
+        return zones
+
+
+def _in(zones: list[tuple[int, int]], p: int) -> bool:
+    return any(lo <= p < hi for lo, hi in zones)
