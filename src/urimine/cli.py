@@ -248,7 +248,7 @@ def _summary(stats: Stats, elapsed: float, nbytes: int) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: C901
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("index", "query"):

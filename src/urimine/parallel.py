@@ -462,7 +462,7 @@ def _abandon(pool: Pool) -> None:
     stopper.join(_STOP_WAIT)
 
 
-def _pooled_records(
+def _pooled_records(  # noqa: C901
     pool: Pool,
     units: Iterable[Unit],
     options: Options,

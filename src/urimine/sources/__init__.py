@@ -97,7 +97,7 @@ def _open(
             yield from _from_stream(fh, path, encoding, progress, notice, raw_mail, file_ranges)
 
 
-def _from_stream(
+def _from_stream(  # noqa: C901
     fh: BinaryIO,
     source: str,
     encoding: str | None,
