@@ -39,7 +39,7 @@ def _found_by(cfg: Config, char: str, mode: Mode, text: str, floor: int, block: 
     names = colon_names(cfg, mode) if char == ":" and mode is not Mode.SPARSE else None
     if names is not None:
         dense = DenseColons(
-            text, len(text), names, cfg.max_len, block, check_after=mode is Mode.DENSE_HITS
+            text, len(text), names, cfg.max_len, block, mode is Mode.DENSE_HITS, sparse_gap=0
         )
         found, pos = set(), floor
         while (at := dense.next(pos)) >= 0:

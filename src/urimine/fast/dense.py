@@ -35,13 +35,34 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 class DenseColons:
     """The colons of ``buf`` after a name, from a dense stretch's start to its ``end``."""
 
-    __slots__ = ("block", "buf", "check", "cut", "end", "found", "names", "reach", "read_to")
+    __slots__ = (
+        "block",
+        "buf",
+        "check",
+        "cut",
+        "end",
+        "found",
+        "names",
+        "reach",
+        "read_to",
+        "sparse_gap",
+    )
 
     def __init__(
-        self, buf: str, end: int, names: ColonNames, max_len: int, block: int, check_after: bool
+        self,
+        buf: str,
+        end: int,
+        names: ColonNames,
+        max_len: int,
+        block: int,
+        check_after: bool,
+        sparse_gap: int,
     ) -> None:
         self.buf = buf
         self.end = end
+        self.sparse_gap = sparse_gap
+        """A block whose colons stand this far apart on average ends the stretch (the
+        sparse prefilter is the cheaper there); 0: never."""
         self.names = names
         self.block = block
         """The next block's length (doubled at each: dense text is read in few blocks, a
@@ -57,7 +78,7 @@ class DenseColons:
 
     def next(self, pos: int) -> int:
         """The first such colon at or after *pos* (before the stretch's end), or -1."""
-        if 0 < pos < self.read_to and self.buf[pos - 1] in _NAME_CHARS and pos != self.cut:
+        if 0 < pos < self.read_to and pos != self.cut and self._cuts_word(pos):
             self._cut_at(pos)
         while True:
             found = self.found
@@ -68,6 +89,11 @@ class DenseColons:
             if self.read_to >= self.end:
                 return -1
             self._read(pos, max(pos, self.read_to))
+
+    def _cuts_word(self, pos: int) -> bool:
+        """Whether *pos* stands inside a run of scheme characters."""
+        buf = self.buf
+        return buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS
 
     def _cut_at(self, pos: int) -> None:
         """The scan goes on from *pos*, inside a word (a candidate ended there): the rules
@@ -90,7 +116,9 @@ class DenseColons:
         self.block *= 2
         self.read_to = stop
         self.found = self._colons(pos, start, stop)
-        if start == pos and pos > 0 and self.buf[pos - 1] in _NAME_CHARS:
+        if self.sparse_gap and self.buf.count(":", start, stop) * self.sparse_gap < stop - start:
+            self.end = stop
+        if start == pos and pos > 0 and self._cuts_word(pos):
             self._cut_at(pos)
 
     def _colons(self, pos: int, start: int, stop: int, loose: bool = False) -> list[int]:

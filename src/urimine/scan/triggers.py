@@ -36,6 +36,7 @@ class TriggerFinder:
         "colons",
         "ctx",
         "dense",
+        "dense_any",
         "dense_mode",
         "final",
         "limit",
@@ -71,6 +72,7 @@ class TriggerFinder:
         self.dense_mode = Mode.DENSE_HITS if hits_only else Mode.DENSE
         self.until = [-1] * count
         """Where each character's dense stretch ends (-1: none under way)."""
+        self.dense_any = False
         self.dense: list[Callable[..., re.Match[str] | None]] = list(self.searches)
         """Each character's dense prefilter's search (while its stretch lasts)."""
         self.colons: DenseColons | None = None
@@ -79,14 +81,19 @@ class TriggerFinder:
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
         at = self.at
-        if len(at) == 2:
-            # Today's two trigger characters, written out (this runs once a trigger):
-            # each one's next trigger is kept until passed.
+        if len(at) == 2 and not self.dense_any:
+            # Today's two trigger characters, sparse, written out (this runs once a
+            # trigger): each one's next trigger is kept until passed.
             first, second = at
+            buf, limit = self.buf, self.limit
             if first < pos:
-                first = at[0] = self._next_of(0, pos)
+                m = self.searches[0](buf, pos) if pos < limit else None
+                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+                at[0] = first
             if second < pos:
-                second = at[1] = self._next_of(1, pos)
+                m = self.searches[1](buf, pos) if pos < limit else None
+                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+                at[1] = second
             best = first if first < second else second
         else:
             for k in range(len(at)):
@@ -105,15 +112,24 @@ class TriggerFinder:
                 found = self._dense_of(k, pos, until)
                 if found >= 0:
                     return found
-                pos = until
+                pos = max(pos, self._dense_end(k, until))
             self.until[k] = -1
+            self.dense_any = max(self.until) >= 0
         limit = self.limit
         if pos < limit:
             m = self.searches[k](self.buf, pos)
             if m is not None and m.start() < limit:
                 return m.start()
-        found = self.buf.find(self.chars[k], max(pos, limit))
+        return self._past(k, pos)
+
+    def _past(self, k: int, pos: int) -> int:
+        """Character *k* itself from *pos* on, or from the limit if that is further."""
+        found = self.buf.find(self.chars[k], max(pos, self.limit))
         return found if found >= 0 else NONE
+
+    def _dense_end(self, k: int, until: int) -> int:
+        """Where character *k*'s dense stretch ended (the colons' may end early)."""
+        return self.colons.end if self.chars[k] == ":" and self.colons is not None else until
 
     def _dense_of(self, k: int, pos: int, until: int) -> int:
         """Character *k*'s next trigger in its dense stretch, or -1."""
@@ -145,10 +161,13 @@ class TriggerFinder:
         if end <= i:
             return
         self.until[k] = end
+        self.dense_any = True
         names = colon_names(cfg, mode) if char == ":" else None
         if names is not None:
             check = mode is Mode.DENSE_HITS
-            self.colons = DenseColons(self.buf, end, names, cfg.max_len, tuning.dense_block, check)
+            self.colons = DenseColons(
+                self.buf, end, names, cfg.max_len, tuning.dense_block, check, tuning.colon_gap
+            )
         else:
             self.dense[k] = _search(pattern(cfg, char, mode), char)
         self.at[k] = -1  # (found again, the dense way)
