@@ -78,8 +78,10 @@ class DenseColons:
 
     def next(self, pos: int) -> int:
         """The first such colon at or after *pos* (before the stretch's end), or -1."""
-        if 0 < pos < self.read_to and pos != self.cut and self._cuts_word(pos):
-            self._cut_at(pos)
+        if pos != self.cut and 0 < pos < self.read_to:
+            buf = self.buf
+            if buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS:
+                self._cut_at(pos)
         while True:
             found = self.found
             while found and found[-1] < pos:
@@ -89,11 +91,6 @@ class DenseColons:
             if self.read_to >= self.end:
                 return -1
             self._read(pos, max(pos, self.read_to))
-
-    def _cuts_word(self, pos: int) -> bool:
-        """Whether *pos* stands inside a run of scheme characters."""
-        buf = self.buf
-        return buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS
 
     def _cut_at(self, pos: int) -> None:
         """The scan goes on from *pos*, inside a word (a candidate ended there): the rules
@@ -118,7 +115,8 @@ class DenseColons:
         self.found = self._colons(pos, start, stop)
         if self.sparse_gap and self.buf.count(":", start, stop) * self.sparse_gap < stop - start:
             self.end = stop
-        if start == pos and pos > 0 and self._cuts_word(pos):
+        buf = self.buf
+        if start == pos > 0 and buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS:
             self._cut_at(pos)
 
     def _colons(self, pos: int, start: int, stop: int, loose: bool = False) -> list[int]:

@@ -27,10 +27,11 @@ __all__ = ["at_angle", "at_colon"]
 _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
 # A URI part may end in "-" only where no line break follows (the hyphen rule joins
-# across one): white space then more text on the line, or an ASCII stop character.
-# (An optional part is written "(?:X|)" or "(?>X|)": the engine's general repeat costs
-# a common URI a tenth more.)
-_DASH_END = rf"(?>-++(?=[ \t]++\S|[{STOP_MARKS}])|)"
+# across one): white space then more text on the line, a CR that no LF follows, or an
+# ASCII stop character. (An optional part is written "(?:X|)" or "(?>X|)": the
+# engine's general repeat costs a common URI a tenth more.)
+_NO_BREAK = rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+_DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
 
 
 def _ending_well(chars: str, escapes: str = _abnf.PCT_ENCODED) -> str:
@@ -49,10 +50,7 @@ _QUERY_FRAGMENT = (
     rf"(?:\?{_ending_well(_PATH_CHARS + '?')}|)(?:\#{_ending_well(_PATH_CHARS + '?')}|)"
 )
 # What trim drops, then white space or an ASCII stop character (Appendix E).
-_END = (
-    r"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?=[ \t]++\S|"
-    rf"[{STOP_MARKS}]))(?=[ \t\r\n{STOP_MARKS}])"
-)
+_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
 _FAST = re.compile(

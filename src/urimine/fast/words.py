@@ -31,7 +31,7 @@ from urimine.speed import ScanStats
 __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
-_HYPHEN_BREAK = re.compile(r"-[ \t]*[\r\n]").search
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 _ROOM = 1 << 10  # the least text before an unfinished buffer's look-ahead a try needs
 

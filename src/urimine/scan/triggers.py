@@ -36,7 +36,6 @@ class TriggerFinder:
         "colons",
         "ctx",
         "dense",
-        "dense_any",
         "dense_mode",
         "final",
         "limit",
@@ -72,7 +71,6 @@ class TriggerFinder:
         self.dense_mode = Mode.DENSE_HITS if hits_only else Mode.DENSE
         self.until = [-1] * count
         """Where each character's dense stretch ends (-1: none under way)."""
-        self.dense_any = False
         self.dense: list[Callable[..., re.Match[str] | None]] = list(self.searches)
         """Each character's dense prefilter's search (while its stretch lasts)."""
         self.colons: DenseColons | None = None
@@ -81,23 +79,32 @@ class TriggerFinder:
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
         at = self.at
-        if len(at) == 2 and not self.dense_any:
-            # Today's two trigger characters, sparse, written out (this runs once a
-            # trigger): each one's next trigger is kept until passed.
+        if len(at) == 2:
+            # Today's two trigger characters, written out (this runs once a trigger):
+            # each one's next trigger is kept until passed; a sparse one is searched
+            # here, a dense one by _next_of.
             first, second = at
-            buf, limit = self.buf, self.limit
+            buf, limit, until = self.buf, self.limit, self.until
             if first < pos:
-                m = self.searches[0](buf, pos) if pos < limit else None
-                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+                if until[0] < 0 and pos < limit:
+                    m = self.searches[0](buf, pos)
+                    first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+                else:
+                    first = self._next_of(0, pos)
                 at[0] = first
             if second < pos:
-                m = self.searches[1](buf, pos) if pos < limit else None
-                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+                if until[1] < 0 and pos < limit:
+                    m = self.searches[1](buf, pos)
+                    second = (
+                        m.start() if m is not None and m.start() < limit else self._past(1, pos)
+                    )
+                else:
+                    second = self._next_of(1, pos)
                 at[1] = second
             best = first if first < second else second
         else:
-            for k in range(len(at)):
-                if at[k] < pos:
+            for k, found in enumerate(at):
+                if found < pos:
                     at[k] = self._next_of(k, pos)
             best = min(at)
         return best if best != NONE else -1
@@ -109,12 +116,12 @@ class TriggerFinder:
         until = self.until[k]
         if until >= 0:
             if pos < until:
-                found = self._dense_of(k, pos, until)
+                colons = self.colons if self.chars[k] == ":" else None
+                found = colons.next(pos) if colons is not None else self._dense_of(k, pos, until)
                 if found >= 0:
                     return found
-                pos = max(pos, self._dense_end(k, until))
+                pos = max(pos, colons.end if colons is not None else until)
             self.until[k] = -1
-            self.dense_any = max(self.until) >= 0
         limit = self.limit
         if pos < limit:
             m = self.searches[k](self.buf, pos)
@@ -127,14 +134,8 @@ class TriggerFinder:
         found = self.buf.find(self.chars[k], max(pos, self.limit))
         return found if found >= 0 else NONE
 
-    def _dense_end(self, k: int, until: int) -> int:
-        """Where character *k*'s dense stretch ended (the colons' may end early)."""
-        return self.colons.end if self.chars[k] == ":" and self.colons is not None else until
-
     def _dense_of(self, k: int, pos: int, until: int) -> int:
-        """Character *k*'s next trigger in its dense stretch, or -1."""
-        if self.chars[k] == ":" and self.colons is not None:
-            return self.colons.next(pos)
+        """Character *k*'s next trigger in its dense stretch, or -1 (but the colons')."""
         m = self.dense[k](self.buf, pos, min(until + LOOKAHEAD, len(self.buf)))
         return m.start() if m is not None and m.start() < until else -1
 
@@ -161,7 +162,6 @@ class TriggerFinder:
         if end <= i:
             return
         self.until[k] = end
-        self.dense_any = True
         names = colon_names(cfg, mode) if char == ":" else None
         if names is not None:
             check = mode is Mode.DENSE_HITS
