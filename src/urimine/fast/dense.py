@@ -9,13 +9,15 @@ need after it. The loop stops only at those.
 
 Where a candidate may be too long for the length bound, its rejection ends the scan at
 the next white space, so what the rules need after a colon is asked in its weaker form
-there: the block's runs of URI characters at least that long are found first.
+there (the run after a colon is measured only where the stronger form fails).
 """
 
 from __future__ import annotations
 
+import re
+
 from urimine.fast.prefilters import ColonNames
-from urimine.rules.patterns import RUN_CHARS, SCHEME_MAX
+from urimine.rules.patterns import ASCII_STOP, SCHEME_MAX
 
 __all__ = ["LOOKAHEAD", "DenseColons"]
 
@@ -23,6 +25,7 @@ LOOKAHEAD = 256
 """How much text the prefilters read after a trigger: "<", 64 white space, "URL:", 64
 more and a 64-character scheme and its colon."""
 _NONE = 1 << 62
+_ASCII_STOP = re.compile(ASCII_STOP).search
 # A run of scheme characters too long for the strict names pattern (see ColonNames).
 _SCHEME_RUNS = bytes(
     ord("a") if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789+.-" else ord(" ")
@@ -45,6 +48,7 @@ class DenseColons:
         "names",
         "reach",
         "read_to",
+        "run",
         "sparse_gap",
     )
 
@@ -73,6 +77,9 @@ class DenseColons:
         self.found: list[int] = []
         """The colons of the blocks read, descending: the next one is the last."""
         self.check = check_after
+        self.run = (0, 0, False)
+        """What is known of the last run measured (:meth:`_may_be_too_long`): its text
+        from ``lo`` to ``hi`` holds no stop character, and (``stopped``) one is at ``hi``."""
         self.reach = max_len - SCHEME_MAX - 2
         """How long a run after a colon may be without its candidate being too long."""
 
@@ -134,41 +141,31 @@ class DenseColons:
         matches = pattern.finditer(block[::-1])
         if not self.check:
             return [p for m in matches if start <= (p := last - m.start()) < stop]
-        zones = self._long_zones(start, stop) if self.reach >= 1 else [(-1, _NONE)]
-        if not zones or (zones[0][0] < start and zones[0][1] >= stop):
-            # The whole block in or out of a long zone: one check for every colon.
-            check = names.after if zones else names.short
-            return [
-                p
-                for m in matches
-                if start <= (p := last - m.start()) < stop
-                and check[m.group(1)].match(buf, p) is not None
-            ]
-        return [
+        short, after = names.short, names.after
+        found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
+        found.reverse()  # (forwards: the run measured last serves the colons after it)
+        kept = [
             p
-            for m in matches
-            if start <= (p := last - m.start()) < stop
-            and (names.after if _in(zones, p) else names.short)[m.group(1)].match(buf, p)
-            is not None
+            for p, name in found
+            if short[name].match(buf, p) is not None
+            or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
         ]
+        kept.reverse()
+        return kept
 
-    def _long_zones(self, start: int, stop: int) -> list[tuple[int, int]]:
-        """The colons ``[lo, hi)`` whose run may be too long: each followed by a run of at
-        least :attr:`reach` URI characters (any non-ASCII character counted as one)."""
-        reach, buf = self.reach, self.buf
-        runs = buf[start : stop + reach + 1].encode("ascii", "replace").translate(RUN_CHARS)
-        needle = b"a" * reach
-        zones = []
-        k = runs.find(needle)
-        while k >= 0:
-            e = runs.find(b" ", k + reach)
-            if e < 0:  # the run goes on past what was read: every colon of it
-                zones.append((start + k - 1, _NONE))
-                break
-            zones.append((start + k - 1, start + e - reach))
-            k = runs.find(needle, e)
-        return zones
-
-
-def _in(zones: list[tuple[int, int]], p: int) -> bool:
-    return any(lo <= p < hi for lo, hi in zones)
+    def _may_be_too_long(self, colon: int) -> bool:
+        """Whether the run of URI characters after *colon* is at least :attr:`reach` long
+        (or reaches the end of the text): then its candidate may be too long. What is
+        known of the run read last is kept (:attr:`run`), so a run is read once, however
+        many colons it holds."""
+        if self.reach < 1:
+            return True
+        start = colon + 1
+        lo, hi, stopped = self.run
+        if not lo <= start <= hi:
+            lo, hi, stopped = start, start, False
+        if not stopped and hi < start + self.reach:
+            m = _ASCII_STOP(self.buf, hi, start + self.reach)
+            hi, stopped = (m.start(), True) if m is not None else (start + self.reach, False)
+        self.run = lo, hi, stopped
+        return hi - start >= self.reach

@@ -79,6 +79,7 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         return None
     checks: dict[str, list[str]] = {}
     shorts: dict[str, list[str]] = {}
+    nears: dict[str, set[tuple[str, ...]]] = {}
     for fragment in fragments(cfg, ":"):
         found = fragment(mode, cfg)
         assert isinstance(found, list), found
@@ -87,10 +88,19 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
                     shorts.setdefault(name, []).append(part.short or part.after)
-    tree = word_tree(name[::-1] for name in checks)
+                    nears.setdefault(name, set()).add(part.near)
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
-    # then that (the site dismisses those).
-    head = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)({tree})"
+    # then that (the site dismisses those); then the names, each group with what it
+    # needs after its colon (in the text reversed, a look-behind).
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, near in nears.items():
+        groups.setdefault(near.pop() if len(near) == 1 else (), []).append(name[::-1])
+    branches = [
+        "".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) * bool(near)
+        + f"(?:{word_tree(names)})"
+        for near, names in sorted(groups.items())
+    ]
+    head = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),

@@ -92,6 +92,9 @@ class ColonFragment:
     """The same where no candidate from the colon can be too long for the length bound
     (a too-long one is rejected and ends the scan at the next white space, so a scanner
     of hits only must stop there); None: :attr:`after`."""
+    near: tuple[str, ...] = ()
+    """What :attr:`after` needs in any case right after the colon, a character class
+    (its body, ASCII) a character: asked by the names search itself, in C."""
 
 
 Fragment = Callable[[Mode, "Config"], "str | list[ColonFragment] | None"]

@@ -121,6 +121,10 @@ _MAY_STAND = rf":(?<=[Uu][Rr][Nn]:)(?![Uu][Rr][Nn]:){NID_COLON}(?!{_NUL_SOON}){P
 the NID "urn" (2.1 reserves it), an NSS starting with "%00" (2.5.3)."""
 
 
+_NID_START = ("A-Za-z0-9", r"A-Za-z0-9\-")
+"""What an NID starts with (seed 003 2.1): a letter or digit, then one or "-"."""
+
+
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     """Where a URN in text may be decided: sparse and dense, as any colon rule; for a
     scanner of hits only, where one the check may accept stands (without, the rule can
@@ -129,4 +133,4 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return COLON_SPARSE
     if mode is Mode.DENSE:
         return [ColonFragment(frozenset({"urn"}), COLON_AFTER)]
-    return [ColonFragment(frozenset({"urn"}), _STANDS, _MAY_STAND)]
+    return [ColonFragment(frozenset({"urn"}), _STANDS, _MAY_STAND, _NID_START)]
