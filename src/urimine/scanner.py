@@ -58,8 +58,8 @@ class Scanner:
         "closed",
         "ctx",
         "cursor",
-        "floor",
         "hits_only",
+        "last_end",
         "paused",
         "sites",
         "skip_to_space",
@@ -90,7 +90,7 @@ class Scanner:
         self.stats = ScanStats()
         self.buffer = Buffer()
         self.cursor = LineCursor()
-        self.floor = 0  # absolute end of the last candidate
+        self.last_end = 0  # absolute end of the last candidate
         self.skip_to_space = False  # after TOO_LONG: resync at the next white space
         self.closed = False
         self.paused: TriggerFinder | None = None

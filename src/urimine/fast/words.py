@@ -40,28 +40,28 @@ class WordLeaps:
     """The word leaps of one scanner, and the words it knows."""
 
     __slots__ = (
-        "again",
-        "alone",
         "block",
         "chars",
         "ctx",
-        "fruitful",
-        "fruitless",
+        "hits_alone",
+        "hits_of",
         "joined_ends",
         "leap_from",
+        "retry",
         "stats",
         "window",
+        "without_hits",
     )
 
     def __init__(
         self, ctx: Context, alone: Callable[[str], tuple[Hit, ...]], stats: ScanStats
     ) -> None:
         self.ctx = ctx
-        self.alone = alone
+        self.hits_alone = alone
         """The hits a word holds between spaces (each one later than in the word)."""
         self.stats = stats
-        self.fruitless: set[str] = set()
-        self.fruitful: dict[str, tuple[Hit, ...]] = {}
+        self.without_hits: set[str] = set()
+        self.hits_of: dict[str, tuple[Hit, ...]] = {}
         self.joined_ends: dict[str, bool] = {}
         self.chars = 0
         self.window = 0
@@ -69,7 +69,7 @@ class WordLeaps:
         self.leap_from = -1
         """Where the next try may be (absolute): a try that fails waits."""
         self.block = ctx.tuning.word_block
-        self.again = False
+        self.retry = False
 
     def hook(
         self,
@@ -77,20 +77,21 @@ class WordLeaps:
         base: int,
         at: int,
         pos: int,
-        floor: int,
+        last_end: int,
         final: bool,
         out: list[Hit | Rejection],
         cursor: LineCursor,
     ) -> tuple[int, int, int]:
         """After enough triggers decided one by one, the last at ``at``: where the scan
-        goes on, its floor, and the triggers to count before the next call."""
+        goes on, where the last candidate ends, and the triggers to count before the next
+        call."""
         tuning = self.ctx.tuning
         if base + at - self.window > tuning.word_misses * tuning.word_gap:
             self.window = base + at  # far apart: counted again from here
-            return pos, floor, 0
-        pos, misses, floor = self._leap(buf, base, at, pos, floor, final, out, cursor)
+            return pos, last_end, 0
+        pos, misses, last_end = self._leap(buf, base, at, pos, last_end, final, out, cursor)
         self.window = base + pos
-        return pos, floor, misses
+        return pos, last_end, misses
 
     def _leap(
         self,
@@ -98,40 +99,42 @@ class WordLeaps:
         base: int,
         i: int,
         pos: int,
-        floor: int,
+        last_end: int,
         final: bool,
         out: list[Hit | Rejection],
         cursor: LineCursor,
     ) -> tuple[int, int, int]:
         misses = self.ctx.tuning.word_misses
         if base + i < self.leap_from:
-            return pos, 0, floor
+            return pos, 0, last_end
         if not final and i >= len(buf) - LOOKAHEAD - _ROOM:
-            return pos, misses - 1, floor  # no block fits: the next feed tries at once
-        start = self._block_start(buf, base, i, floor)
+            return pos, misses - 1, last_end  # no block fits: the next feed tries at once
+        start = self._block_start(buf, base, i, last_end)
         if start < 0:
             # A hit ended in the word holding i ("<b>http://x.org/</b>"): the next
             # trigger tries, or where it did already, the count starts again.
-            self.again = not self.again
-            return pos, misses - 1 if self.again else 0, floor
-        self.again = False
+            self.retry = not self.retry
+            return pos, misses - 1 if self.retry else 0, last_end
+        self.retry = False
         block = self._block_hits(buf, start, i, pos, final)
         self.block = min(2 * self.block, self.ctx.tuning.word_block_max)
         if block is None:
             self.leap_from = base + i + self.block // 2
-            return pos, 0, floor
+            return pos, 0, last_end
         end, start, words, known, spaced = block
         self.stats.word_blocks += 1
         if known:
-            floor = self._emit(buf, base, start, end, words, known, spaced, out, floor, cursor)
-        return max(end, pos), misses - 1, floor
+            last_end = self._emit(
+                buf, base, start, end, words, known, spaced, out, last_end, cursor
+            )
+        return max(end, pos), misses - 1, last_end
 
-    def _block_start(self, buf: str, base: int, i: int, floor: int) -> int:
+    def _block_start(self, buf: str, base: int, i: int, last_end: int) -> int:
         """Where the word that holds ``i`` starts, or -1 where it may not start a block: a
         candidate consumed part of it, the text before the buffer may belong to it, or it
         could be too long."""
         longest = self.ctx.max_len
-        lo = floor if floor > i - longest else i - longest
+        lo = last_end if last_end > i - longest else i - longest
         start = _last_cut(buf, lo, i + 1) + 1
         if start == 0 and (lo > 0 or base > 0):
             return -1
@@ -162,12 +165,12 @@ class WordLeaps:
         spaced = _spaced(text)
         words = _split(spaced)
         distinct = set(words)
-        unknown = distinct.difference(self.fruitless, self.fruitful)
+        unknown = distinct.difference(self.without_hits, self.hits_of)
         if len(unknown) > tuning.word_unknown:
             return None
         if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
             return None
-        known = {w: h for w in distinct if (h := self.fruitful.get(w)) is not None}
+        known = {w: h for w in distinct if (h := self.hits_of.get(w)) is not None}
         if not self._decide(unknown, known):
             return None
         if start < pos and _scanned_hold_hits(words, known, pos - start):
@@ -184,11 +187,11 @@ class WordLeaps:
         if end - start <= sample:
             return True
         head = set(_split(_spaced(buf[start : start + sample])))
-        if len(head.difference(self.fruitless, self.fruitful)) > tuning.word_few:
+        if len(head.difference(self.without_hits, self.hits_of)) > tuning.word_few:
             return False
         if end - start > 4 * sample:
             tail = set(_split(_spaced(buf[end - sample : end])))
-            tail.difference_update(head, self.fruitless, self.fruitful)
+            tail.difference_update(head, self.without_hits, self.hits_of)
             if len(tail) > tuning.word_few:
                 return False
         return True
@@ -199,24 +202,24 @@ class WordLeaps:
         than an eighth of the block, or one could be too long."""
         budget = self.block // self.ctx.tuning.word_alone
         longest = self.ctx.max_len
-        fruitless = {word for word in unknown if ":" not in word}  # no trigger, no hit
+        no_hit = {word for word in unknown if ":" not in word}  # no trigger, no hit
         failed = False
         for word in unknown:
-            if word in fruitless:
+            if word in no_hit:
                 continue
             budget -= len(word)
             if budget < 0 or len(word) >= longest:
                 failed = True
                 break
-            hits = self.alone(word)
+            hits = self.hits_alone(word)
             self.stats.words_decided += 1
             if hits:
                 self._count(4 * len(word))  # (the word, and its hits' strings)
-                self.fruitful[word] = known[word] = hits
+                self.hits_of[word] = known[word] = hits
             else:
-                fruitless.add(word)
-        self._count(sum(map(len, fruitless)))
-        self.fruitless |= fruitless
+                no_hit.add(word)
+        self._count(sum(map(len, no_hit)))
+        self.without_hits |= no_hit
         return not failed
 
     def _ends_join_no_hit(self, words: set[str], known: dict[str, tuple[Hit, ...]]) -> bool:
@@ -239,8 +242,8 @@ class WordLeaps:
     def _count(self, size: int) -> None:
         """Count *size* more characters kept of words; past the bound, forget them all."""
         if self.chars + size > self.ctx.tuning.word_kept:
-            self.fruitless.clear()
-            self.fruitful.clear()
+            self.without_hits.clear()
+            self.hits_of.clear()
             self.joined_ends.clear()
             self.chars = 0
             self.stats.words_forgotten += 1
@@ -256,7 +259,7 @@ class WordLeaps:
         known: dict[str, tuple[Hit, ...]],
         spaced: str,
         out: list[Hit | Rejection],
-        floor: int,
+        last_end: int,
         cursor: LineCursor,
     ) -> int:
         """Add the hits of the block's words to *out* (each found alone between spaces:
@@ -278,7 +281,7 @@ class WordLeaps:
                         counted = s - start
                         s -= shift
                     cursor.advance(buf, base, s)
-                floor = at + hit_end - shift  # (a hit holds no ">")
+                last_end = at + hit_end - shift  # (a hit holds no ">")
                 line_start = cursor.line_start
                 append(
                     _new_hit(
@@ -287,7 +290,7 @@ class WordLeaps:
                             uri,
                             raw,
                             base + s,
-                            base + floor,
+                            base + last_end,
                             cursor.line,
                             base + s - line_start + 1,
                             context,
@@ -298,7 +301,7 @@ class WordLeaps:
                         ),
                     )
                 )
-        return floor
+        return last_end
 
 
 def _last_space(buf: str, lo: int, hi: int) -> int:

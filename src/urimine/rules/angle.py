@@ -62,7 +62,7 @@ def _marker_strip(depth: int) -> re.Pattern[str]:
     return re.compile(rf"\n[ \t]*(?:>[ \t]?){{{depth}}}")
 
 
-def decide(ctx: Context, buf: str, i: int, floor: int, final: bool) -> Result:
+def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
     """The rules at the "<" at ``i``: a shortcut, a candidate, an index to go on from
     (nothing starts here nor before it), None or Pending."""
     if ctx.speed.angle_shortcut:

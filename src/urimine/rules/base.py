@@ -63,7 +63,7 @@ class Candidate:
 
 Result = Union[Candidate, Shortcut, int, PendingType, None]  # noqa: UP007 (a runtime alias)
 Site = Callable[["Context", str, int, int, bool], Result]
-"""A trigger's decision: ``site(ctx, buf, i, floor, final)``; ``floor`` is where the last
+"""A trigger's decision: ``site(ctx, buf, i, last_end, final)``; ``last_end`` is where the last
 candidate ended (nothing before it may be read as part of a new one)."""
 
 

@@ -38,9 +38,9 @@ _SEPARATORS = re.compile(r"[0-9+.\-]")
 _CONTEXTS = (("quote", quote.before_scheme), ("url-prefix", url_prefix.before_scheme))
 
 
-def decide(ctx: Context, buf: str, i: int, floor: int, final: bool) -> Result:
+def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
     """The rules at the colon ``i``: a shortcut, a candidate, None or Pending."""
-    lo = floor if floor > i - SCHEME_MAX else i - SCHEME_MAX
+    lo = last_end if last_end > i - SCHEME_MAX else i - SCHEME_MAX
     written, scheme = ctx.guess[0]
     s = i - len(written)
     if s > lo and buf[s:i] == written and buf[s - 1] not in SCHEME_CHARS:
@@ -57,7 +57,7 @@ def decide(ctx: Context, buf: str, i: int, floor: int, final: bool) -> Result:
                 return short
     elif not takes(ctx, scheme):
         return None
-    return _general(ctx, buf, i, s, scheme, registered, floor, final)
+    return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
 def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool] | None:
@@ -77,7 +77,14 @@ def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool] | 
 
 
 def _general(
-    ctx: Context, buf: str, i: int, s: int, scheme: str, registered: bool, floor: int, final: bool
+    ctx: Context,
+    buf: str,
+    i: int,
+    s: int,
+    scheme: str,
+    registered: bool,
+    last_end: int,
+    final: bool,
 ) -> Result:
     """The general path, after what follows the colon is looked at."""
     if i + 1 == len(buf):
@@ -92,14 +99,16 @@ def _general(
             return None
         s += cut + 1
         scheme = tail
-    return _body(ctx, buf, i, s, scheme, floor, final)
+    return _body(ctx, buf, i, s, scheme, last_end, final)
 
 
-def _body(ctx: Context, buf: str, i: int, s: int, scheme: str, floor: int, final: bool) -> Result:
+def _body(
+    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, final: bool
+) -> Result:
     """The context read before the scheme at ``s``, then the URN or URI rule."""
     for name, before_scheme in _CONTEXTS:
         if name in ctx.rules:
-            found = before_scheme(ctx, buf, s, floor)
+            found = before_scheme(ctx, buf, s, last_end)
             if found is not None:
                 break
     else:

@@ -166,11 +166,9 @@ def _piece_before(buf: str, first_end: int, start: int, gap: re.Pattern[str]) ->
 def joins_no_hit(ctx: Context, word: str) -> bool:
     """Whether every candidate in *word* (which ends in "-") that the hyphen rule could
     join to the lines after it is rejected whatever they hold: from each scheme a colon's
-    rules could take, the rest of the word starts no URI (:func:`could_start_uri`), or
-    none the scheme's rules take in bare text, or is a URN whose first piece its check
-    rejects. A joined candidate is cut only at its first unbalanced closer and where
-    trim drops its end, never inside its first piece: so where this holds and *word*
-    holds no hit alone, it holds none in text either (the word leaps ask it)."""
+    rules could take, the rest starts no URI the scheme's rules take in bare text, or
+    is a URN whose first piece its check rejects. A joined candidate is never cut inside
+    its first piece, so the word leaps may decide such a word alone."""
     colon = word.find(":")
     while colon >= 0:
         j = colon - 1

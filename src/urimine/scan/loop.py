@@ -39,7 +39,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
         finder = TriggerFinder(buf, pos, final, ctx, sc.chars, sc.hits_only, sc.stats)
     sc.paused = None
     base = buffer.base
-    floor = max(sc.floor - base, 0)
+    last_end = max(sc.last_end - base, 0)
     want_rejections = sc.want_rejections
     next_trigger, miss, sites = finder.next, finder.miss, sc.sites
     words = sc.words
@@ -62,7 +62,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
         if i < 0:
             pos = n
             break
-        res = sites[buf[i]](ctx, buf, i, floor, final)
+        res = sites[buf[i]](ctx, buf, i, last_end, final)
         if type(res) is tuple:
             # A shortcut's URI: the common hit, made here (the line cursor written out).
             s, pos, uri, context, scheme, key, kind = res
@@ -94,7 +94,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                 )
             )
             shortcuts += 1
-            floor = at = pos
+            last_end = at = pos
         elif type(res) is int:
             miss(i)  # nothing here nor before that index: on from there
             pos = res
@@ -113,13 +113,13 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                 cursor.pos, cursor.line, cursor.line_start = lc_pos, lc_line, lc_line_start
                 out.append(sc.hit(buf, res))
                 lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start
-                pos = floor = res.end
+                pos = last_end = res.end
                 continue
             if want_rejections:
                 out.append(sc.rejection(buf, res))
             if res.consume:
                 sc.skip_to_space = res.too_long
-                pos = floor = res.end
+                pos = last_end = res.end
                 continue
             miss(i)
             pos = res.resume or i + 1
@@ -128,10 +128,12 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
             word_misses += 1
             if word_misses >= word_limit:
                 cursor.pos, cursor.line, cursor.line_start = lc_pos, lc_line, lc_line_start
-                pos, floor, word_misses = words.hook(buf, base, at, pos, floor, final, out, cursor)
+                pos, last_end, word_misses = words.hook(
+                    buf, base, at, pos, last_end, final, out, cursor
+                )
                 lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start
     cursor.pos, cursor.line, cursor.line_start = lc_pos, lc_line, lc_line_start
-    sc.floor = max(sc.floor, base + floor)
+    sc.last_end = max(sc.last_end, base + last_end)
     sc.word_misses = word_misses
     stats = sc.stats
     stats.shortcut_hits += shortcuts
