@@ -112,8 +112,11 @@ class WordLeaps:
         start = self._block_start(buf, base, i, last_end)
         if start < 0:
             # A hit ended in the word holding i ("<b>http://x.org/</b>"): the next
-            # trigger tries, or where it did already, the count starts again.
+            # trigger tries; where it did already, a word so long waits as a block that
+            # fails does.
             self.retry = not self.retry
+            if not self.retry:
+                self.leap_from = base + i + self.block // 2
             return pos, misses - 1 if self.retry else 0, last_end
         self.retry = False
         block = self._block_hits(buf, start, i, pos, final)
