@@ -51,7 +51,7 @@ def _found_by(cfg: Config, char: str, mode: Mode, text: str, floor: int, block: 
     return {k for k in range(floor, len(text)) if compiled.match(text, k)}
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     texts(max_pieces=30),
     st.sampled_from(RULE_SETS),

@@ -134,6 +134,9 @@ class DenseColons:
         names, buf = self.names, self.buf
         lo = max(pos, start - SCHEME_MAX)
         block = buf[lo : stop + 3].encode("ascii", "replace").lower()
+        # Loose where the scan's position cuts a word the block reads from: what stands
+        # before it may make the rules' word start later than the strict pattern takes.
+        loose = loose or (lo == pos > 0 and buf[pos - 1] in _NAME_CHARS)
         pattern = names.strict
         if loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0:
             pattern = names.loose

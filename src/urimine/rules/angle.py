@@ -22,7 +22,7 @@ from urimine.rules.delimit import quote_depth, validate
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD
 from urimine.rules.url_prefix import URL_HEAD, strip_prefix
 
-__all__ = ["decide", "fragment"]
+__all__ = ["decide", "fragment", "prefix_fragment"]
 
 _LT_SCHEME = rf"(?P<scheme>[A-Za-z][{SCHEME_CHAR}]{{0,63}}):(?=[^<>])"
 _LT_HEAD_SOURCE = rf"<[ \t\r\n]{{0,64}}(?:{URL_HEAD})?{_LT_SCHEME}"
@@ -262,3 +262,12 @@ def nocase_tree(names: list[str], mark: str = "") -> str:
         names,
         lambda c: f"[{c}{c.upper()}]" if c.isalpha() else mark if c == "\0" else re.escape(c),
     )
+
+
+def prefix_fragment(mode: Mode, cfg: Config) -> str:
+    """The URL: prefix rule's at "<": the angle rule's; where that rule is off, what is
+    no ``<URL:...>`` is a rejection to report, markup too: then, but for a scanner of
+    hits only, the sparse one."""
+    if "angle" not in cfg.rules and mode is Mode.DENSE:
+        mode = Mode.SPARSE
+    return fragment(mode, cfg)

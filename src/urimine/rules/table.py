@@ -31,7 +31,7 @@ TABLE: tuple[Rule, ...] = (
     Rule(
         "url-prefix",
         {":": colon.decide, "<": angle.decide},
-        {":": bare.fragment, "<": angle.fragment},
+        {":": bare.fragment, "<": angle.prefix_fragment},
         "URL:... and <URL:...> (seed 002 Appendix E; RFC 1738 appendix)",
     ),
     Rule(
