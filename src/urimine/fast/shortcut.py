@@ -91,26 +91,13 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     ):
         return None
     if scheme == "urn":
-        urn = _URN_FAST.match(buf, i, s + ctx.max_len) if "urn" in ctx.rules else None
-        if urn is None:
-            return None
-        e = urn.end(_NSS)
-        uri = buf[s:e]
-        head = uri[: urn.end(_NID) - s]  # its key lowers the scheme and NID only
-        low = head.lower()
-        return s, e, uri, "bare", "urn", uri if low == head else low + uri[len(head) :], "urn"
+        return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
         return None
     e = fast.end(_OPAQUE)
     if e >= 0:
-        if scheme in AUTHORITY_SCHEMES:
-            return None
-        uri = buf[s:e]
-        # Its normal form is itself with the scheme lowered where no case, escape or
-        # dot segment is left to normalise (RFC 3986 6.2.2).
-        key = uri if "%" not in uri and uri == uri.lower() else ""
-        return s, e, uri, "bare", scheme, key, "uri"
+        return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
     if "%" in uri:
@@ -122,6 +109,26 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
     key = simple_uri_key(scheme, host, port, path or "", tail)
     return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _opaque(buf: str, s: int, e: int, scheme: str) -> Shortcut:
+    """An opaque URI the shortcut took: its normal form is itself with the scheme lowered
+    where no case, escape or dot segment is left to normalise (RFC 3986 6.2.2)."""
+    uri = buf[s:e]
+    key = uri if "%" not in uri and uri == uri.lower() else ""
+    return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _urn(ctx: Context, buf: str, i: int, s: int) -> Shortcut | None:
+    """A URN in text the shortcut takes: its key lowers the scheme and the NID only."""
+    urn = _URN_FAST.match(buf, i, s + ctx.max_len) if "urn" in ctx.rules else None
+    if urn is None:
+        return None
+    e = urn.end(_NSS)
+    uri = buf[s:e]
+    head = uri[: urn.end(_NID) - s]
+    low = head.lower()
+    return s, e, uri, "bare", "urn", uri if low == head else low + uri[len(head) :], "urn"
 
 
 # "<" scheme ":" then one run without white space or brackets, then ">": the general

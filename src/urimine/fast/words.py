@@ -158,12 +158,10 @@ class WordLeaps:
         last = _last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
-        stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
-        gap = _GAP_AFTER.match(buf, last)
-        near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
-        if ("l:" in near or "L:" in near) and "url:" in near.lower():
+        joined = _joined(buf, start, last)
+        if joined is None:
             return None
-        hyphen = _HYPHEN_BREAK(near)
+        stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         text = buf[start:stop]
         spaced = _spaced(text)
         words = _split(spaced)
@@ -178,7 +176,7 @@ class WordLeaps:
             return None
         if start < pos and _scanned_hold_hits(words, known, pos - start):
             return None
-        if hyphen is not None and not self._ends_join_no_hit(distinct, known):
+        if joined and not self._ends_join_no_hit(distinct, known):
             return None
         return last + 1, start, words, known, spaced if len(spaced) > len(text) else ""
 
@@ -317,6 +315,17 @@ def _last_space(buf: str, lo: int, hi: int) -> int:
 def _last_cut(buf: str, lo: int, hi: int) -> int:
     """Where the last white space or ">" of ``buf[lo:hi]`` stands, or -1."""
     return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
+
+
+def _joined(buf: str, start: int, last: int) -> bool | None:
+    """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
+    line break, which may join them to the next line; None where they hold "URL:",
+    which a URI after it reads across white space."""
+    gap = _GAP_AFTER.match(buf, last)
+    near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
+    if ("l:" in near or "L:" in near) and "url:" in near.lower():
+        return None
+    return _HYPHEN_BREAK(near) is not None
 
 
 def _angles_closed(word: str) -> bool:
