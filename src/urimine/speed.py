@@ -46,6 +46,8 @@ class Tuning:
     """The first block of words a leap reads (twice as long after each try) ..."""
     word_block_max: int = 1 << 16
     """... up to this."""
+    word_room: int = 1 << 10
+    """The least text before an unfinished buffer's look-ahead a word leap needs."""
     word_unknown: int = 64
     """A block with more words not met before is not leapt ..."""
     word_sample: int = 1 << 10

@@ -33,7 +33,6 @@ __all__ = ["WordLeaps"]
 _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
-_ROOM = 1 << 10  # the least text before an unfinished buffer's look-ahead a try needs
 
 
 class WordLeaps:
@@ -107,7 +106,7 @@ class WordLeaps:
         misses = self.ctx.tuning.word_misses
         if base + i < self.leap_from:
             return pos, 0, last_end
-        if not final and i >= len(buf) - LOOKAHEAD - _ROOM:
+        if not final and i >= len(buf) - LOOKAHEAD - self.ctx.tuning.word_room:
             return pos, misses - 1, last_end  # no block fits: the next feed tries at once
         start = self._block_start(buf, base, i, last_end)
         if start < 0:
