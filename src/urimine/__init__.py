@@ -23,6 +23,7 @@ from urimine.parser import URI, parse_reference, parse_uri
 from urimine.resolve import resolve
 from urimine.rules import ALL_RULES, PRESETS
 from urimine.scanner import Scanner
+from urimine.speed import ScanStats, Speed, Tuning
 from urimine.urn import URN, LegacyURN, parse_urn
 from urimine.uts58.format import format_link
 
@@ -42,8 +43,11 @@ __all__ = [
     "MissingExtraError",
     "Reason",
     "Rejection",
+    "ScanStats",
     "Scanner",
     "SourceError",
+    "Speed",
+    "Tuning",
     "UrimineError",
     "__version__",
     "dedup_key",

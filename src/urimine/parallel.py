@@ -457,7 +457,7 @@ def parallel_records(
         workers.stop()
 
 
-def _pooled_records(
+def _pooled_records(  # noqa: C901
     workers: Workers,
     units: Iterable[Unit],
     options: Options,

@@ -51,7 +51,7 @@ def _has_text(data: bytes, start: int, end: int) -> bool:
     return not data[start:end].isspace()
 
 
-def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool, bool]]:
+def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool, bool]]:  # noqa: C901
     """Yield ``(buffer, start, end, quoted, cut)`` for each raw message, ``From `` line
     included; *cut* for the last one when the stream broke in it (or its last block is
     :class:`CutBytes`).
