@@ -1,0 +1,130 @@
+"""How many worker processes a run uses (``-j``).
+
+Workers pay for themselves on large inputs only: each is a process to start that builds
+its own compiled tables, every hit travels back through a pipe, and this process still
+reads and cuts the input. Below some tens of megabytes a run with workers takes more CPU
+time and no less wall time than one without. So by default a run scans in this process
+until the inputs it has opened reach :data:`PARALLEL_FROM` bytes, and from there on uses
+one worker per CPU it may use (:func:`workers_for`); a number given with ``-j`` is obeyed,
+up to the CPUs the process may use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+__all__ = ["PARALLEL_FROM", "requested_jobs", "usable_cpus", "workers_for"]
+
+PARALLEL_FROM = 64 << 20
+"""Bytes of input (as stored: compressed input counts compressed) from which the
+default ``-j`` uses worker processes."""
+
+
+def workers_for(input_bytes: int, cpus: int | None = None) -> int:
+    """The worker processes the default ``-j`` uses once the inputs opened so far hold
+    ``input_bytes``: 1 (none; this process scans) below :data:`PARALLEL_FROM` or with a
+    single usable CPU, else one per usable CPU (``cpus``, by default
+    :func:`usable_cpus`)."""
+    if input_bytes < PARALLEL_FROM:
+        return 1
+    return max(cpus if cpus is not None else usable_cpus(), 1)
+
+
+def requested_jobs(jobs: int | None, notice: Callable[[str], None] | None = None) -> int | None:
+    """The ``-j`` of a run: None (not given) stays None, the default, which
+    :func:`urimine.pipeline.iter_records` decides by the input's size as it goes; a given
+    number is capped at the CPUs this process may use (``notice`` says so): the workers
+    only compute, so more of them cannot be faster, and each costs memory."""
+    if jobs is None or jobs <= 1:
+        return jobs
+    usable = usable_cpus()
+    if jobs > usable:
+        if notice is not None:
+            notice(f"-j {jobs}: {usable} worker processes, one per usable CPU")
+        return usable
+    return jobs
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity mask (``os.process_cpu_count`` on
+    Python 3.13+), lowered to its cgroup's CPU quota (a container's ``--cpus``)."""
+    counter = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        cpus = counter() or 1
+    elif hasattr(os, "sched_getaffinity"):
+        cpus = len(os.sched_getaffinity(0)) or 1
+    else:
+        cpus = os.cpu_count() or 1
+    quota = cgroup_cpu_quota()
+    if quota is not None:
+        cpus = min(cpus, max(int(quota + 0.5), 1))
+    return max(cpus, 1)
+
+
+_CGROUP_ROOT = "/sys/fs/cgroup"
+
+
+def cgroup_cpu_quota() -> float | None:
+    """The CPU time this process's cgroup may use, in CPUs (``cpu.max`` of cgroup v2,
+    ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us`` of v1), or None when there is no
+    quota or it cannot be read (not Linux, no cgroup file system)."""
+    for folder in _cgroup_folders():
+        quota = _v2_quota(folder) or _v1_quota(folder)
+        if quota is not None:
+            return quota
+    return None
+
+
+def _cgroup_folders() -> list[str]:
+    """Where this process's CPU controller files may be: its own cgroup (from
+    ``/proc/self/cgroup``), then the root of the mount (a container's own cgroup)."""
+    folders = []
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        controllers, path = parts[1], parts[2].lstrip("/")
+        if controllers == "":
+            folders.append(os.path.join(_CGROUP_ROOT, path))
+        elif "cpu" in controllers.split(","):
+            folders.append(os.path.join(_CGROUP_ROOT, controllers, path))
+            folders.append(os.path.join(_CGROUP_ROOT, "cpu", path))
+    folders += [_CGROUP_ROOT, os.path.join(_CGROUP_ROOT, "cpu")]
+    return folders
+
+
+def _v2_quota(folder: str) -> float | None:
+    fields = _read_fields(os.path.join(folder, "cpu.max"))
+    if len(fields) != 2 or fields[0] == "max":
+        return None
+    return _ratio(fields[0], fields[1])
+
+
+def _v1_quota(folder: str) -> float | None:
+    quota = _read_fields(os.path.join(folder, "cpu.cfs_quota_us"))
+    period = _read_fields(os.path.join(folder, "cpu.cfs_period_us"))
+    if len(quota) != 1 or len(period) != 1:
+        return None
+    return _ratio(quota[0], period[0])
+
+
+def _ratio(quota: str, period: str) -> float | None:
+    try:
+        q, p = int(quota), int(period)
+    except ValueError:
+        return None
+    return q / p if q > 0 and p > 0 else None
+
+
+def _read_fields(path: str) -> list[str]:
+    try:
+        with open(path, encoding="ascii") as fh:
+            return fh.read().split()
+    except (OSError, ValueError):
+        return []
