@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-__all__ = ["PARALLEL_FROM", "requested_jobs", "usable_cpus", "workers_for"]
+__all__ = ["PARALLEL_FROM", "WorkerPlan", "requested_jobs", "usable_cpus", "workers_for"]
 
 PARALLEL_FROM = 64 << 20
 """Bytes of input (as stored: compressed input counts compressed) from which the
@@ -29,6 +29,24 @@ def workers_for(input_bytes: int, cpus: int | None = None) -> int:
     if input_bytes < PARALLEL_FROM:
         return 1
     return max(cpus if cpus is not None else usable_cpus(), 1)
+
+
+class WorkerPlan:
+    """Whether each input of a run goes to worker processes, asked with its size in
+    bytes as it is opened (``plan(size)``). A fixed ``jobs`` decides once; None decides
+    by the inputs opened so far (:func:`workers_for`), and once workers are chosen they
+    take the rest of the run. :attr:`jobs` is the number chosen so far."""
+
+    def __init__(self, jobs: int | None) -> None:
+        self.auto = jobs is None
+        self.jobs = 1 if jobs is None else max(jobs, 1)
+        self.opened = 0
+
+    def __call__(self, size: int) -> bool:
+        if self.auto and self.jobs == 1:
+            self.opened += max(size, 0)
+            self.jobs = workers_for(self.opened)
+        return self.jobs > 1
 
 
 def requested_jobs(jobs: int | None, notice: Callable[[str], None] | None = None) -> int | None:

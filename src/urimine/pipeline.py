@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from urimine._memo import Memo
 from urimine.errors import SourceError
-from urimine.jobs import workers_for
+from urimine.jobs import WorkerPlan
 from urimine.model import Hit
 from urimine.sources import Unit, iter_inputs, open_units
 from urimine.sources.unit import Ending
@@ -100,13 +100,24 @@ class Options:
 
     def scanner(self) -> Scanner:
         """A fresh scanner with these options."""
-        from urimine.scanner import Scanner
-
-        return Scanner(
+        return (_scanner_type or _import_scanner())(
             rules=self.rules,
             max_candidate_len=self.max_candidate_len,
             extra_schemes=self.extra_schemes,
         )
+
+
+_scanner_type: type[Scanner] | None = None
+"""The scanner class, once imported (an import statement in :meth:`Options.scanner`
+would cost as much as making the scanner, once per unit)."""
+
+
+def _import_scanner() -> type[Scanner]:
+    global _scanner_type
+    from urimine.scanner import Scanner
+
+    _scanner_type = Scanner
+    return Scanner
 
 
 class Record(NamedTuple):
@@ -196,10 +207,12 @@ def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Itera
     and at most :data:`_MEMO_SIZE` of them.
     """
     chunks = unit.chunks
-    if not isinstance(chunks, list | tuple) or unit.truncated:
+    if not isinstance(chunks, (list, tuple)) or unit.ending.cut:
         if stats is not None:
             chunks = count_chars(chunks, stats)
         return text_hits(options.scanner(), chunks, unit.ending)
+    if not chunks:
+        return ()
     if stats is not None:
         stats.chars += sum(map(len, chunks))
     if (
@@ -298,9 +311,8 @@ def iter_records(
     """Every hit of every input, in input order; ``stats.hits`` counts them.
 
     ``jobs``: worker processes (1: none); None chooses as the command line's default
-    does: none while the inputs opened so far are small, one per usable CPU from
-    :data:`urimine.jobs.PARALLEL_FROM` bytes on (:func:`urimine.jobs.workers_for`);
-    ``stats.jobs`` says what was used. ``task_sizes`` tunes the workers' tasks.
+    does (:class:`urimine.jobs.WorkerPlan`); ``stats.jobs`` says what was used.
+    ``task_sizes`` tunes the workers' tasks.
 
     With ``unique`` only the first record of each dedup key is yielded (the later ones
     are counted, not built: with workers they drop them already). A source that cannot
@@ -311,7 +323,7 @@ def iter_records(
     """
     stats = stats or Stats()
     started = time.perf_counter()
-    plan = _Plan(jobs, stats)
+    plan = WorkerPlan(jobs)
     report = _Report(stats, on_error)
     units = _all_units(paths, options, progress, notice, report, stats, plan)
     seen: set[str] | None = set() if unique else None
@@ -334,6 +346,7 @@ def iter_records(
             yield from records_of(unit, unit_hits(options, unit, stats), stats, seen)
     finally:
         stats.seconds = time.perf_counter() - started
+        stats.jobs = plan.jobs
 
 
 class _Report:
@@ -348,25 +361,6 @@ class _Report:
         if self.on_error is None:
             raise err
         self.on_error(err)
-
-
-class _Plan:
-    """Whether the next input goes to worker processes: asked with its size as it is
-    opened. A fixed ``jobs`` decides once; None decides by the input seen so far, and
-    once workers are started they take the rest of the run."""
-
-    def __init__(self, jobs: int | None, stats: Stats) -> None:
-        self.auto = jobs is None
-        self.jobs = 1 if jobs is None else max(jobs, 1)
-        self.stats = stats
-        self.opened = 0
-        stats.jobs = self.jobs
-
-    def __call__(self, size: int) -> bool:
-        if self.auto and self.jobs == 1:
-            self.opened += max(size, 0)
-            self.jobs = self.stats.jobs = workers_for(self.opened)
-        return self.jobs > 1
 
 
 def _all_units(

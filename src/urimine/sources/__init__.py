@@ -27,7 +27,7 @@ from itertools import chain
 from urimine.errors import ConfigError, MissingExtraError, SourceError
 from urimine.sources.compress import BLOCK, CorruptStream
 from urimine.sources.detect import BlockReader, raw_blocks
-from urimine.sources.kinds import READERS, Reading, peeled, read_text
+from urimine.sources.kinds import READERS, Reading, peeled, text_unit
 from urimine.sources.text import DecodeError, text_codec
 from urimine.sources.unit import Unit
 from urimine.sources.walk import iter_inputs
@@ -129,7 +129,7 @@ def _small_file(fd: int, path: str, how: Reading, size: int) -> Iterator[Unit]:
     """A regular file of ``size`` bytes or less, read whole; one that grew since it was
     sized is read on as a stream, one that shrank is an error after its text."""
     try:
-        data = _read_up_to(fd, size + 1)
+        data = _read_up_to(fd, size)
     except OSError:
         os.close(fd)
         raise
@@ -141,33 +141,37 @@ def _small_file(fd: int, path: str, how: Reading, size: int) -> Iterator[Unit]:
             yield from _from_stream(BlockReader(blocks), path, how, size, ranges=False)
         return
     os.close(fd)
-    yield from _from_memory(data, path, how)
+    shrank = None
     if len(data) < size:
-        raise CorruptStream(f"file shrank while being read: got {len(data)} of {size} bytes")
+        shrank = CorruptStream(f"file shrank while being read: got {len(data)} of {size} bytes")
+    kind = how.sniff(data, path)
+    if kind != "text":
+        reader = BlockReader(iter((data,)))
+        yield from _from_stream(reader, path, how, len(data), kind, ranges=False)
+    else:  # plain text, the most common input by far: straight from the bytes
+        how.decide(len(data))
+        unit, error = text_unit(data, path, how.encoding, cut=shrank is not None)
+        yield unit
+        if error is not None:
+            raise error
+    if shrank is not None:
+        raise shrank
 
 
-def _read_up_to(fd: int, n: int) -> bytes:
-    """Up to ``n`` bytes of ``fd``, fewer only at its end."""
-    data = os.read(fd, n)
-    if not data or len(data) == n:
+def _read_up_to(fd: int, size: int) -> bytes:
+    """The bytes of a regular file of ``size`` bytes: fewer if it ends before (it
+    shrank), and one more if it does not end there (it grew). A read that returns all
+    that was asked for is not followed by one that would find the end (a regular file
+    gives fewer bytes than asked only at its end)."""
+    data = os.read(fd, size + 1)
+    if len(data) >= size:
         return data
     parts = [data]
     got = len(data)
-    while got < n and (more := os.read(fd, n - got)):
+    while got <= size and (more := os.read(fd, size + 1 - got)):
         parts.append(more)
         got += len(more)
     return b"".join(parts)
-
-
-def _from_memory(data: bytes, source: str, how: Reading) -> Iterator[Unit]:
-    """The units of a whole input held in ``data``: plain text straight from it."""
-    kind = how.sniff(data, source)
-    if kind == "text":
-        how.decide(len(data))
-        yield from read_text(data, source, how.encoding)
-    else:
-        reader = BlockReader(iter((data,)))
-        yield from _from_stream(reader, source, how, len(data), kind, ranges=False)
 
 
 def _whole(blocks: Iterator[bytes], size: int) -> Iterator[bytes]:

@@ -148,8 +148,13 @@ def _zstd_module() -> Any:
     return zstandard
 
 
+_MAGICS = tuple(MAGIC.values())
+
+
 def sniff_compression(head: bytes) -> str | None:
     """Name of the compression whose magic bytes start *head*, or None."""
+    if not head.startswith(_MAGICS):  # one test for the common case: none
+        return None
     for name, magic in MAGIC.items():
         if head.startswith(magic):
             return name

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from urimine.sources.compress import BLOCK, CorruptStream, Gap, sniff_compression
+from urimine.sources.compress import BLOCK, MAGIC, CorruptStream, Gap, sniff_compression
 
 SNIFF_SIZE = 1 << 16
 """How much of the head the magic/markup checks look at."""
@@ -257,6 +257,10 @@ def is_binary(head: bytes) -> bool:
     return controls * BINARY_SHARE > len(sample)
 
 
+_MAGIC_KINDS = (*MAGIC.values(), b"WARC/1.", b"WARC/0.", b"From ", b"\xff\xfe", b"\xfe\xff")
+"""The heads :func:`sniff` knows a kind by alone (compressions, WARC, mbox, UTF-16)."""
+
+
 def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     """Kind of an input from its first bytes, then its name.
 
@@ -264,15 +268,16 @@ def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     ``html``, ``binary``, ``text``. With *nuls* (a UTF-16 or UTF-32 encoding was
     named), control bytes do not make an input binary.
     """
-    compression = sniff_compression(head)
-    if compression:
-        return compression
-    if head.startswith((b"WARC/1.", b"WARC/0.")):
-        return "warc"
-    if head.startswith(b"From "):
-        return "mbox"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "text"  # UTF-16 with a byte-order mark: NULs are expected
+    if head.startswith(_MAGIC_KINDS):
+        compression = sniff_compression(head)
+        if compression:
+            return compression
+        if head.startswith((b"WARC/1.", b"WARC/0.")):
+            return "warc"
+        if head.startswith(b"From "):
+            return "mbox"
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return "text"  # UTF-16 with a byte-order mark: NULs are expected
     if head.startswith(_BINARY_MAGIC) if nuls else is_binary(head):
         return "binary"
     if _looks_like_mail(head[:SNIFF_SIZE]):

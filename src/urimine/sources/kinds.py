@@ -19,7 +19,7 @@ from urimine.sources.limits import MAX_MESSAGE
 from urimine.sources.text import DecodeError, decode_blocks, pick_encoding, text_codec
 from urimine.sources.unit import CutBytes, Ending, Unit
 
-__all__ = ["READERS", "Reading", "message", "peeled", "read_text"]
+__all__ = ["READERS", "Reading", "message", "peeled", "text_unit"]
 
 _MAX_NESTING = 3
 """Compression layers peeled at most (``.gz`` inside ``.xz`` ...)."""
@@ -75,15 +75,16 @@ def peeled(
     raise SourceError(source, f"more than {_MAX_NESTING} nested compression layers")
 
 
-def read_text(data: bytes, source: str, encoding: str | None) -> Iterator[Unit]:
-    """The unit of a whole plain-text input held in ``data``, its text decoded at once;
-    bytes the encoding cannot decode at all (UTF-16 without a byte-order mark) are an
-    error raised after the text before them."""
+def text_unit(
+    data: bytes, source: str, encoding: str | None, cut: bool = False
+) -> tuple[Unit, DecodeError | None]:
+    """The unit of a whole plain-text input held in ``data`` (``cut``: short of the
+    input's real end), its text decoded at once; with the error met when bytes the
+    encoding cannot decode at all (UTF-16 without a byte-order mark) end its text."""
     chosen = pick_encoding(data[:4], encoding)
     if chosen in ("utf-8", "utf-8-sig"):  # never fails: bad bytes become U+FFFD
         text = data.decode(chosen, errors="replace")
-        yield Unit(source, [text] if text else [])
-        return
+        return Unit(source, [text] if text else [], ending=Ending(cut)), None
     chunks: list[str] = []
     error: DecodeError | None = None
     try:
@@ -91,9 +92,7 @@ def read_text(data: bytes, source: str, encoding: str | None) -> Iterator[Unit]:
             chunks.append(chunk)
     except DecodeError as exc:
         error = exc
-    yield Unit(source, chunks, ending=Ending(cut=error is not None))
-    if error is not None:
-        raise error
+    return Unit(source, chunks, ending=Ending(cut or error is not None)), error
 
 
 def _text(reader: BlockReader, source: str, how: Reading, size: int | None) -> Iterator[Unit]:
