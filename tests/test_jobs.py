@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from urimine.jobs import PARALLEL_FROM, WorkerPlan, requested_jobs, usable_cpus, workers_for
+from urimine.jobs import PER_WORKER, WorkerPlan, requested_jobs, usable_cpus, workers_for
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "corpora" / "fixtures"
@@ -32,16 +32,19 @@ def _affinity() -> int:
 
 
 def test_small_inputs_get_no_workers() -> None:
-    for size in (0, 1, 5 << 20, 26 << 20, PARALLEL_FROM - 1):
+    for size in (0, 1, 5 << 20, 26 << 20, 100 << 20, 2 * PER_WORKER - 1):
         assert workers_for(size, cpus=8) == 1
 
 
-def test_large_inputs_get_one_worker_per_usable_cpu() -> None:
-    for size in (PARALLEL_FROM, 1 << 30, 1 << 40):
+def test_large_inputs_get_a_worker_per_share_up_to_the_usable_cpus() -> None:
+    assert workers_for(2 * PER_WORKER, cpus=8) == 2
+    assert workers_for(5 * PER_WORKER + 1, cpus=8) == 5
+    for size in (1 << 40, 8 * PER_WORKER):
         assert workers_for(size, cpus=8) == 8
         assert workers_for(size, cpus=2) == 2
         assert workers_for(size, cpus=1) == 1  # one CPU: workers cannot be faster
-    assert workers_for(1 << 30) == usable_cpus()
+    assert workers_for(1 << 40) == usable_cpus() or usable_cpus() == 1
+    assert workers_for(1 << 30, cpus=2) == 2  # 1 GB on this project's 2-core machines
 
 
 def test_usable_cpus_are_those_the_process_may_run_on() -> None:
@@ -60,11 +63,11 @@ def test_a_given_count_is_obeyed_up_to_the_usable_cpus() -> None:
 
 def test_the_plan_switches_to_workers_once_the_input_is_large() -> None:
     plan = WorkerPlan(None)
-    assert [plan(PARALLEL_FROM // 4) for _ in range(3)] == [False] * 3
+    assert [plan(PER_WORKER // 2) for _ in range(3)] == [False] * 3
     assert plan.jobs == 1
-    assert plan(PARALLEL_FROM // 4) is (usable_cpus() > 1)  # the inputs reach the mark
+    assert plan(PER_WORKER // 2) is (usable_cpus() > 1)  # the inputs reach the mark
     assert plan(0) is (usable_cpus() > 1)  # and the rest of the run stays with workers
-    assert plan.jobs == workers_for(PARALLEL_FROM)
+    assert plan.jobs == workers_for(2 * PER_WORKER)
     fixed = WorkerPlan(1)
     assert not fixed(1 << 40) and fixed.jobs == 1
     two = WorkerPlan(2)
@@ -108,7 +111,7 @@ def test_the_default_uses_workers_for_large_input_only(tmp_path: Path) -> None:
     large = tmp_path / "large.txt"
     with large.open("wb") as fh:
         fh.write(b"head http://a.example/\n\n" + b"some words, no link\n" * 4000 + b"\n")
-        fh.seek(PARALLEL_FROM)
+        fh.seek(2 * PER_WORKER)
         fh.write(b"\n\nhttp://tail.example/\n")
     quiet = urimine("-v", str(small))
     assert quiet.stderr.rstrip().endswith(", no worker processes)")

@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=None,
         help="worker processes, at most one per CPU this process may use (default: none "
-        "for small input, one per usable CPU once the input reaches 64 MB)",
+        "below 512 MB of input, then one per 256 MB)",
     )
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)

@@ -1,12 +1,14 @@
 """How many worker processes a run uses (``-j``).
 
-Workers pay for themselves on large inputs only: each is a process to start that builds
-its own compiled tables, every hit travels back through a pipe, and this process still
-reads and cuts the input. Below some tens of megabytes a run with workers takes more CPU
-time and no less wall time than one without. So by default a run scans in this process
-until the inputs it has opened reach :data:`PARALLEL_FROM` bytes, and from there on uses
-one worker per CPU it may use (:func:`workers_for`); a number given with ``-j`` is obeyed,
-up to the CPUs the process may use.
+Workers pay for themselves on large inputs only: each is a process that builds its own
+compiled tables (a few tenths of a second of CPU), every hit travels back through a
+pipe, and this process still reads and cuts the input. Below some hundreds of megabytes
+a run with workers takes more CPU time than one without, and on a busy machine no less
+wall time. So by default a run scans in this process until the inputs it has opened
+reach :data:`PER_WORKER` bytes for each of two workers, and from there on uses one
+worker per :data:`PER_WORKER` bytes, at most one per CPU it may use
+(:func:`workers_for`); a number given with ``-j`` is obeyed, up to the CPUs the process
+may use.
 """
 
 from __future__ import annotations
@@ -14,21 +16,23 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-__all__ = ["PARALLEL_FROM", "WorkerPlan", "requested_jobs", "usable_cpus", "workers_for"]
+__all__ = ["PER_WORKER", "WorkerPlan", "requested_jobs", "usable_cpus", "workers_for"]
 
-PARALLEL_FROM = 64 << 20
-"""Bytes of input (as stored: compressed input counts compressed) from which the
-default ``-j`` uses worker processes."""
+PER_WORKER = 256 << 20
+"""Bytes of input (as stored: compressed input counts compressed) that each worker
+process of the default ``-j`` takes to pay for its start."""
 
 
 def workers_for(input_bytes: int, cpus: int | None = None) -> int:
     """The worker processes the default ``-j`` uses once the inputs opened so far hold
-    ``input_bytes``: 1 (none; this process scans) below :data:`PARALLEL_FROM` or with a
-    single usable CPU, else one per usable CPU (``cpus``, by default
-    :func:`usable_cpus`)."""
-    if input_bytes < PARALLEL_FROM:
+    ``input_bytes``: one per :data:`PER_WORKER` bytes, at most one per usable CPU
+    (``cpus``, by default :func:`usable_cpus`), and 1 (none: this process scans) when
+    that is less than two."""
+    count = input_bytes // PER_WORKER
+    if count < 2:
         return 1
-    return max(cpus if cpus is not None else usable_cpus(), 1)
+    count = min(count, cpus if cpus is not None else usable_cpus())
+    return count if count >= 2 else 1
 
 
 class WorkerPlan:

@@ -15,7 +15,6 @@ from urimine.parallel.cut import Item, Rest, TaskSizes, items
 from urimine.parallel.order import Ordered
 from urimine.pipeline import Options, Record, Stats
 from urimine.sources import Unit
-from urimine.workers import Workers
 
 __all__ = ["TaskSizes", "parallel_records"]
 
@@ -34,10 +33,11 @@ def parallel_records(
     """Scan ``units`` with ``jobs`` worker processes; the records of the sequential run.
 
     A unit carrying a raw mail message (``Unit.raw``) is decoded in the worker too, and
-    a unit with a ``file_range`` is read by the workers. With ``unique`` only the first
-    record of each key comes (``seen``: the keys already given, which it adds to). An
-    input error met in a worker (a range that cannot be read, a file that shrank) is
-    counted in ``stats.errors`` and passed to ``on_error`` in its place in the order, the
+    a unit with a ``file_range`` is read by the workers. The first task is done in this
+    process, and the workers are started with the second (:mod:`.order`). With
+    ``unique`` only the first record of each key comes (``seen``: the keys already
+    given, which it adds to). An input error met in a worker (a range that cannot be
+    read, a file that shrank) is passed to ``on_error`` in its place in the order, the
     rest of its unit dropped, and the run goes on; without ``on_error`` it is raised.
     However the generator ends (exhausted or closed, an error or a signal's exception
     raised in it or in its consumer), the workers are stopped and reaped before it
@@ -45,20 +45,18 @@ def parallel_records(
     """
     if unique and seen is None:
         seen = set()
-    workers = Workers(jobs)
+    queue = Ordered(
+        jobs,
+        options,
+        sizes or TaskSizes(),
+        stats=stats,
+        seen=seen if unique else None,
+        on_error=on_error,
+    )
     try:
-        queue = Ordered(
-            workers,
-            options,
-            sizes or TaskSizes(),
-            window=4 * jobs,
-            stats=stats,
-            seen=seen if unique else None,
-            on_error=on_error,
-        )
         yield from _pooled_records(queue, units)
     finally:
-        workers.stop()
+        queue.stop()
 
 
 def _pooled_records(queue: Ordered, units: Iterable[Unit]) -> Iterator[Record]:

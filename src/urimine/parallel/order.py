@@ -1,11 +1,14 @@
 """The parent side of parallel scanning: tasks in flight, their records in input order.
 
 Pieces are gathered into tasks of about :attr:`TaskSizes.text`; at most a window of
-tasks is in flight. Each task's rows become records once every task before it has been
-turned into records, so the output is the sequential run's. An input error (a file
-range that cannot be read, a file that shrank) takes its place in that order too: it is
-reported after the records read before it, the rest of its unit is dropped, and the run
-goes on with the next input, as in one process.
+tasks is in flight. The first task is scanned here, and the worker processes are started
+after it, with the second: they are forked from this process, so they start with the
+tables its scanner built in the first task instead of each building them again (and a
+run of a single task starts none). Each task's rows become records once every task
+before it has been turned into records, so the output is the sequential run's. An input
+error (a file range that cannot be read, a file that shrank) takes its place in that
+order too: it is reported after the records read before it, the rest of its unit is
+dropped, and the run goes on with the next input, as in one process.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from urimine.workers import Workers
 
 __all__ = ["Ordered"]
 
-_Task = tuple[list[Item], "AsyncResult[Result]"]
+_Task = tuple[list[Item], "AsyncResult[Result] | Result"]
 
 
 class Ordered:
@@ -32,19 +35,19 @@ class Ordered:
 
     def __init__(
         self,
-        workers: Workers,
+        jobs: int,
         options: Options,
         sizes: TaskSizes,
         *,
-        window: int,
         stats: Stats | None,
         seen: set[str] | None,
         on_error: Callable[[SourceError], None] | None,
     ) -> None:
-        self.workers = workers
+        self.jobs = jobs
+        self.workers: Workers | None = None  # started with the second task
         self.options = options
         self.sizes = sizes
-        self.window = window
+        self.window = 4 * jobs
         self.stats = stats
         self.seen = seen
         self.on_error = on_error
@@ -52,6 +55,7 @@ class Ordered:
         self.batch: list[Item] = []
         self.batch_size = 0
         self.failed: Unit | None = None  # the unit an error was reported for
+        self.started = False  # whether a task was scanned or submitted
         # Where the next file range of the current unit starts: characters, lines; and
         # the number of the next message of the current mbox.
         self.char_base = 0
@@ -99,21 +103,40 @@ class Ordered:
         except SourceError as err:
             self._report(unit, err)
 
+    def stop(self) -> None:
+        """Stop and reap the workers, if they were started."""
+        if self.workers is not None:
+            self.workers.stop()
+
     def _submit(self) -> None:
         if not self.batch:
             return
         items = self.batch
         pieces = [(payload, cb, lb, u.source, u.doc_index) for u, payload, cb, lb in items]
-        args = (pieces, self.options, self.seen is not None)
-        self.inflight.append((items, self.workers.submit(scan_pieces, args)))
+        if self.workers is None and not self.inflight and not self.started:
+            # The first task, here (keys not noted as sent: this process has no workers'
+            # state to keep, and its records are filtered by ``seen`` all the same).
+            self.started = True
+            self.inflight.append((items, scan_pieces(pieces, self.options, False)))
+        else:
+            if self.workers is None:
+                self.workers = Workers(self.jobs)  # kept first: stop() may come any time
+                self.workers.start()
+            args = (pieces, self.options, self.seen is not None)
+            self.inflight.append((items, self.workers.submit(scan_pieces, args)))
         self.batch, self.batch_size = [], 0
 
     def _next(self) -> Iterator[Record]:
         head = self.inflight.popleft()
         if isinstance(head, SourceError):
             self._report(None, head)
+            return
+        items, task = head
+        if isinstance(task, tuple):
+            yield from self._records(items, task)
         else:
-            yield from self._records(head[0], self.workers.result(head[1]))
+            assert self.workers is not None
+            yield from self._records(items, self.workers.result(task))
 
     def _report(self, unit: Unit | None, err: SourceError) -> None:
         """Report an input error (raise it without ``on_error``); the rest of ``unit`` is
@@ -198,4 +221,4 @@ class Ordered:
 
 
 def _done(head: _Task | SourceError) -> bool:
-    return isinstance(head, SourceError) or head[1].ready()
+    return isinstance(head, SourceError) or isinstance(head[1], tuple) or head[1].ready()
