@@ -116,3 +116,11 @@ def _package_modules() -> set[str]:
         check=True,
     )
     return set(json.loads(proc.stdout))
+
+
+def test_the_options_default_length_is_the_scanners() -> None:
+    """``pipeline`` repeats the scanner's default so as not to import it."""
+    from urimine.pipeline import DEFAULT_MAX_CANDIDATE_LEN, Options
+    from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN as SCANNER_DEFAULT
+
+    assert DEFAULT_MAX_CANDIDATE_LEN == SCANNER_DEFAULT == Options().max_candidate_len
