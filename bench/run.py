@@ -453,7 +453,7 @@ def child(spec: dict) -> dict:
 
             if spec["tool"] == "urimine-mail-zlib":  # as without the isal extra
                 compress._GZIP = zlib
-            inflater = "isal" if compress._GZIP is not zlib else "stdlib zlib"
+            inflater = "isal" if compress._gzip_module() is not zlib else "stdlib zlib"
             mail_run = _mail_runner()
             with tempfile.TemporaryDirectory() as tmp:
                 warm = Path(tmp, "warm.mbox")

@@ -616,7 +616,7 @@ def test_binary_file_skipped_with_notice_and_summary() -> None:
     assert f"urimine: {path}: binary file skipped" in err.splitlines()
     assert re.search(
         r"^urimine: 2 inputs, 1 documents, 2 URIs, 2 written, 0 defects, 0 errors, "
-        r"[0-9.]+ MB in [0-9.]+ s \([0-9.]+ MB/s\)$",
+        r"[0-9.]+ MB decoded in [0-9.]+ s \([0-9.-]+ MB/s, no worker processes\)$",
         err,
         re.M,
     ), err

@@ -17,20 +17,18 @@ import os
 import re
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from urimine import __version__
 from urimine.errors import ConfigError, SinkError, SourceError, Terminated, UrimineError, printable
-from urimine.pipeline import Options, Stats, iter_records
-from urimine.rows import Counter, Selector, csv_set
-from urimine.rules import ALL_RULES, PRESETS
-from urimine.sinks import AtomicOutput, Output, make_sink
+from urimine.jobs import requested_jobs
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
+
+    from urimine.pipeline import Options, Stats
 
 __all__ = ["main"]
 
@@ -112,6 +110,8 @@ def _scheme(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``urimine [OPTIONS] [PATH ...]``."""
+    from urimine.rules import ALL_RULES, PRESETS
+
     p = _Parser(
         prog="urimine",
         description="Extract URIs and URNs from text, mail archives and WARC/WET files, "
@@ -158,8 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-j",
         "--jobs",
         type=_jobs,
-        default=_usable_cpus(),
-        help="worker processes (default and most: the CPUs this process may use)",
+        default=None,
+        help="worker processes, at most one per CPU this process may use (default: none "
+        "below 512 MB of input, then one per 256 MB)",
     )
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
@@ -169,14 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where there is one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(len(os.sched_getaffinity(0)), 1)
-    return os.cpu_count() or 1
-
-
 def _options(args: argparse.Namespace) -> Options:
+    from urimine.pipeline import Options
+    from urimine.rows import csv_set
+    from urimine.rules import PRESETS
+
     rules: str | tuple[str, ...] = args.rules
     if "," in args.rules or args.rules not in PRESETS:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
@@ -193,17 +191,11 @@ def _options(args: argparse.Namespace) -> Options:
     return options
 
 
-def _jobs_for(args: argparse.Namespace, notice: Callable[[str], None]) -> int:
-    """``-j``, capped at the CPUs this process may use: the workers only compute, so
-    more of them cannot be faster, and each costs memory (and a process)."""
-    usable = _usable_cpus()
-    if args.jobs > usable:
-        notice(f"-j {args.jobs}: {usable} worker processes, one per usable CPU")
-        return usable
-    return int(args.jobs)
-
-
 def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
+    from urimine.pipeline import iter_records
+    from urimine.rows import Counter, Selector, csv_set
+    from urimine.sinks import make_sink
+
     options = _options(args)
     failed: list[SourceError] = []
 
@@ -215,7 +207,7 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
         if args.verbose:
             _say(msg)
 
-    jobs = _jobs_for(args, notice)
+    jobs = requested_jobs(args.jobs, notice)
     mode = "all" if args.all or args.count else "document" if args.per_document else "global"
     selector = Selector(
         csv_set(args.scheme),
@@ -306,12 +298,17 @@ def _size(path: str) -> int:
         return 0
 
 
-def _summary(stats: Stats, elapsed: float, nbytes: int) -> str:
-    rate = nbytes / elapsed / 1e6 if elapsed > 0 else 0.0
+def _summary(stats: Stats) -> str:
+    """The ``-v`` summary: counts, then the text decoded (in millions of characters),
+    the seconds from the first input opened to the last record, and the rate."""
+    seconds = stats.seconds
+    megs = stats.chars / 1e6
+    rate = f"{megs / seconds:.1f} MB/s" if seconds > 0 else "- MB/s"
+    workers = f"{stats.jobs} worker processes" if stats.jobs > 1 else "no worker processes"
     return (
         f"{stats.inputs} inputs, {stats.documents} documents, {stats.hits} URIs, "
         f"{stats.written} written, {stats.defects} defects, {stats.errors} errors, "
-        f"{nbytes / 1e6:.1f} MB in {elapsed:.2f} s ({rate:.1f} MB/s)"
+        f"{megs:.1f} MB decoded in {seconds:.2f} s ({rate}, {workers})"
     )
 
 
@@ -329,8 +326,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    from urimine.pipeline import Stats
+
     stats = Stats(defect_messages=[] if args.verbose else None)
-    started = time.perf_counter()
     try:
         status = _write(args, stats)
     except BrokenPipeError:
@@ -353,13 +351,14 @@ def _extract(args: argparse.Namespace) -> int:
     if args.verbose:
         for msg in stats.defect_messages or ():
             _say(msg)
-        nbytes = _total_size(args.paths or [])
-        _say(_summary(stats, time.perf_counter() - started, nbytes))
+        _say(_summary(stats))
     return status
 
 
 def _write(args: argparse.Namespace, stats: Stats) -> int:
     """The run, written to ``-o`` (atomically: removed on any failure) or stdout."""
+    from urimine.sinks import AtomicOutput, Output
+
     if not args.output and sys.stdout is None:
         raise SinkError("standard output is closed")
     target = AtomicOutput(args.output) if args.output else None
