@@ -16,7 +16,7 @@ from urimine._memo import Memo
 from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
-from urimine.sources import Unit, iter_inputs, open_units
+from urimine.sources import Unit, Walk, iter_inputs, open_units
 from urimine.sources.unit import Ending
 
 __all__ = [
@@ -252,6 +252,7 @@ def iter_records(
     paths: Sequence[str],
     options: Options = Options(),
     *,
+    walk: Walk | None = None,
     jobs: int = 1,
     unique: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -264,11 +265,14 @@ def iter_records(
     With ``unique`` only the first record of each dedup key is yielded (the later ones
     are counted, not built: with ``jobs > 1`` the workers drop them already). A source
     that cannot be read completely is passed to ``on_error`` (after what could be read
-    was yielded) and the run goes on; without ``on_error`` it is raised. Closing the
+    was yielded) and the run goes on; without ``on_error`` it is raised. Folders are
+    walked as ``walk`` says (:class:`urimine.sources.Walk`; ripgrep's defaults). Closing the
     generator early (or an exception in it) stops any worker processes at once.
     """
     stats = stats or Stats()
-    units = _all_units(paths, options, progress, notice, on_error, stats, workers=jobs > 1)
+    units = _all_units(
+        paths, options, progress, notice, on_error, stats, workers=jobs > 1, walk=walk
+    )
     if jobs > 1:
         from urimine.parallel import parallel_records
 
@@ -288,9 +292,10 @@ def _all_units(
     stats: Stats,
     *,
     workers: bool = False,
+    walk: Walk | None = None,
 ) -> Iterator[Unit]:
     last_doc: tuple[str, int] | None = None
-    for path in iter_inputs(paths):
+    for path in iter_inputs(paths, walk):
         stats.inputs += 1
         try:
             units = open_units(

@@ -31,10 +31,10 @@ from urimine.sources.mail import message_units
 from urimine.sources.mbox import is_maildir, maildir_messages, mbox_batches, mbox_messages
 from urimine.sources.text import DecodeError, decode_blocks, pick_encoding, text_codec
 from urimine.sources.unit import CutBytes, Ending, Unit
-from urimine.sources.walk import iter_inputs
+from urimine.sources.walk import Unwalked, Walk, iter_inputs
 from urimine.sources.warc import warc_units
 
-__all__ = ["Unit", "iter_inputs", "open_units"]
+__all__ = ["Unit", "Walk", "iter_inputs", "open_units"]
 
 MBOX_BATCH = 1 << 21
 """Bytes of whole mbox messages per unit handed to workers (``raw_mail``)."""
@@ -104,6 +104,8 @@ def open_units(
 
 
 def _open(path: str, how: _Reading) -> Iterator[Unit]:
+    if isinstance(path, Unwalked):  # a folder the walk could not go into
+        raise SourceError(path, path.reason)
     if path == "-":
         yield from _from_stream(
             sys.stdin.buffer, path, how, raw_blocks(sys.stdin.buffer, how.progress)
