@@ -34,7 +34,7 @@ from urimine.sources.unit import CutBytes, Ending, Unit
 from urimine.sources.walk import Unwalked, Walk, iter_inputs
 from urimine.sources.warc import warc_units
 
-__all__ = ["Unit", "Walk", "iter_inputs", "open_units"]
+__all__ = ["Unit", "Walk", "iter_inputs", "open_stream", "open_units"]
 
 MBOX_BATCH = 1 << 21
 """Bytes of whole mbox messages per unit handed to workers (``raw_mail``)."""
@@ -101,6 +101,25 @@ def open_units(
         raise SourceError(path, str(exc)) from exc
     except OSError as exc:
         raise SourceError(path, exc.strerror or str(exc)) from exc
+
+
+def open_stream(
+    stream: BinaryIO, source: str = "-", *, encoding: str | None = None
+) -> Iterator[Unit]:
+    """Yield the units of an open binary stream, as :func:`open_units` does for a file
+    (sniffed, decompressed, split into messages or records); ``source`` names it in
+    the units and in a :class:`SourceError`."""
+    if encoding is not None and text_codec(encoding) is None:
+        raise ConfigError(f"unknown text encoding: {encoding!r}")
+    how = _Reading(encoding, None, None, False, False, None)
+    try:
+        yield from _from_stream(stream, source, how, raw_blocks(stream, None))
+    except SourceError:
+        raise
+    except (CorruptStream, DecodeError, MissingExtraError, EOFError) as exc:
+        raise SourceError(source, str(exc)) from exc
+    except OSError as exc:
+        raise SourceError(source, exc.strerror or str(exc)) from exc
 
 
 def _open(path: str, how: _Reading) -> Iterator[Unit]:

@@ -130,12 +130,13 @@ class _Walker:
             kind = self._kind(entry)
             if kind is None:
                 continue
-            is_dir = kind == "dir"
+            # A Maildir is one input: globs and ignore files see it as a file.
+            is_dir = kind == "dir" and not is_maildir(entry.path)
             name_rel = rel + entry.name
             name_abs = absolute.rstrip("/") + "/" + entry.name
             if not self._wanted(entry.name, name_rel, name_abs, is_dir, levels):
                 continue
-            if not is_dir or is_maildir(entry.path):
+            if not is_dir:
                 yield entry.path
             elif self.walk.max_depth is None or depth < self.walk.max_depth:
                 yield from self._below(entry.path, name_abs, name_rel, depth, levels, seen)
