@@ -227,7 +227,7 @@ def test_new_options_reindex(
 ) -> None:
     db = tmp_path / "links.db"
     assert _index(db, corpus) == 0
-    assert _index(db, corpus, "--scheme-extra", "x-made-up", "-v") == 0
+    assert _index(db, corpus, "--extra-scheme", "x-made-up", "-v") == 0
     assert "0 unchanged, 0 unreadable" in capsys.readouterr().err
 
 
