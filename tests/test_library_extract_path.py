@@ -190,3 +190,18 @@ def test_errors_raise_after_the_readable_part_or_go_to_on_error(tmp_path: Path) 
     stream_errors: list[SourceError] = []
     part = list(urimine.extract_path(io.BytesIO(cut.read_bytes()), on_error=stream_errors.append))
     assert len(part) >= 50 and [e.source for e in stream_errors] == ["-"]
+
+
+def test_extract_names_its_options() -> None:
+    text = "see web+x://a.example/p and <http://b.example/q> http://c.example/" + "r" * 80
+    assert urimine.extract(text) == ["http://b.example/q", "http://c.example/" + "r" * 80]
+    assert urimine.extract(text, extra_schemes=["web+x"])[0] == "web+x://a.example/p"
+    assert urimine.extract(text, rules="strict") == ["http://b.example/q"]
+    assert urimine.extract(text, max_length=64) == ["http://b.example/q"]
+    assert [h.uri for h in urimine.finditer(text, rules=["angle"])] == ["http://b.example/q"]
+    chunks = [text[:20], text[20:]]
+    assert list(urimine.extract_chunks(chunks, max_length=64)) == list(
+        urimine.finditer(text, max_length=64)
+    )
+    with pytest.raises(TypeError):
+        urimine.extract(text, max_candidate_len=64)  # type: ignore[call-arg]
