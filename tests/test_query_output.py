@@ -256,3 +256,21 @@ def test_query_of_a_missing_index_exits_2(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("urimine: ")
+
+
+def test_control_characters_are_escaped_in_text_csv_and_messages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "ctl\x1b[2J\nname.txt"
+    bad.write_text("see http://ctl.example/\n")
+    db = tmp_path / "links.db"
+    assert index_main([str(db), str(bad)]) == 0
+    status, text, _ = query(capsys, db, "links-to", "http://ctl.example/")
+    assert status == 0 and "\x1b" not in text and text.count("\n") == 2
+    assert "ctl\\x1b[2J\\nname.txt" in text
+    _, table, _ = query(capsys, db, "links-to", "http://ctl.example/", "-f", "csv")
+    assert "ctl\\x1b[2J\\x0aname.txt" in table and "\x1b" not in table
+    _, lines, _ = query(capsys, db, "links-to", "http://ctl.example/", "-f", "jsonl")
+    assert json.loads(lines)["source"] == str(bad)  # exact in JSON Lines
+    status, _, err = query(capsys, db, "links-from", str(tmp_path / "gone\x1b]0;x\x07.txt"))
+    assert status == 1 and err == f"urimine: {tmp_path}/gone\\x1b]0;x\\x07.txt: not in the index\n"

@@ -94,12 +94,7 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
     selector = _selector(args)
     sink = make_sink(out, args.format, counts=args.count)
     counter = Counter() if args.count else None
-    paths = args.paths or ["-"]
-    if sys.stdin is None and "-" in paths:  # started with stdin closed (<&-)
-        stats.inputs += 1
-        stats.errors += 1
-        on_error(SourceError("-", "standard input is closed"))
-        paths = [path for path in paths if path != "-"]
+    paths = _readable_paths(args.paths or ["-"], stats, on_error)
     with _progress_bar(args, paths, walk) as progress:
         records = iter_records(
             paths,
@@ -132,6 +127,19 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
     if failed:
         return EXIT_ERROR
     return EXIT_OK if stats.written else EXIT_NONE
+
+
+def _readable_paths(
+    paths: list[str], stats: Stats, on_error: Callable[[SourceError], None]
+) -> list[str]:
+    """The PATHs, less ``-`` when the process was started with stdin closed (``<&-``),
+    which is then reported as an input that could not be read."""
+    if sys.stdin is None and "-" in paths:
+        stats.inputs += 1
+        stats.errors += 1
+        on_error(SourceError("-", "standard input is closed"))
+        return [path for path in paths if path != "-"]
+    return paths
 
 
 class _progress_bar:
