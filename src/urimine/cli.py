@@ -251,9 +251,9 @@ def _extract(args: argparse.Namespace) -> int:
         _say(str(exc))
         _settle_stdout(discard=not args.output)
         return exc.exit_code
-    except UrimineError as exc:
+    except UrimineError as exc:  # every error the run could not go on after: exit 2
         _say(str(exc))
-        return exc.exit_code
+        return EXIT_ERROR
     if stats.binary:
         files = "file was" if stats.binary == 1 else "files were"
         more = "" if args.verbose else " (-v lists them)"
