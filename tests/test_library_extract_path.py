@@ -205,3 +205,15 @@ def test_extract_names_its_options() -> None:
     )
     with pytest.raises(TypeError):
         urimine.extract(text, max_candidate_len=64)  # type: ignore[call-arg]
+
+
+def test_import_stays_light() -> None:
+    """``import urimine`` loads no sources, pipeline or walk matcher (start-up time):
+    ``extract_path`` imports them when first called."""
+    code = (
+        "import sys, urimine; urimine.extract_path\n"
+        "print(sorted(m for m in ('urimine.pipeline', 'urimine.sources', 'pathspec',"
+        " 'publicsuffixlist', 'shtab') if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout == "[]\n", proc.stderr

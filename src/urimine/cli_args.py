@@ -83,10 +83,11 @@ def say(message: str) -> None:
 
 class Parser(argparse.ArgumentParser):
     """Usage errors in one line, naming the option, then exit 2; ``--help`` written
-    through the same write-error handling as any output; ``help_of`` (when set) is the
-    parser whose help this one shows."""
+    through the same write-error handling as any output; ``help_of`` (when set) makes
+    the parser whose help this one shows (only when help is asked for: it imports the
+    sub-commands)."""
 
-    help_of: argparse.ArgumentParser | None = None
+    help_of: Callable[[], argparse.ArgumentParser] | None = None
 
     def error(self, message: str) -> NoReturn:
         where = self.prog.removeprefix("urimine").strip()
@@ -95,7 +96,7 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
     def format_help(self) -> str:
-        return self.help_of.format_help() if self.help_of is not None else super().format_help()
+        return self.help_of().format_help() if self.help_of is not None else super().format_help()
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """argparse's (``--help``, ``--version``), but a write error on stdout is
@@ -370,7 +371,7 @@ def extract_parser() -> Parser:
     command's)."""
     p = Parser(prog="urimine", usage=USAGE, description=DESCRIPTION, add_help=True)
     _add_extract(p)
-    p.help_of = build_parser()
+    p.help_of = build_parser
     return p
 
 

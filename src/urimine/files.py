@@ -26,16 +26,30 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from urimine.errors import ConfigError, SourceError
-from urimine.pipeline import Options, Record, iter_records, records_of, unit_hits
-from urimine.rules import PRESETS
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN
-from urimine.sources import Walk, open_stream
-from urimine.sources.text import check_encoding
+
+if TYPE_CHECKING:
+    from urimine.pipeline import Options, Record
+    from urimine.sources import Walk
 
 __all__ = ["Record", "Walk", "extract_path"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Record`` and ``Walk``, imported when first asked for: ``import urimine`` does
+    not load the sources and the pipeline."""
+    if name == "Record":
+        from urimine.pipeline import Record
+
+        return Record
+    if name == "Walk":
+        from urimine.sources import Walk
+
+        return Walk
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def extract_path(
@@ -62,6 +76,10 @@ def extract_path(
     many worker processes (same output); ``on_error`` receives each input that could not
     be read completely instead of raising it (see the module docstring).
     """
+    from urimine.pipeline import Options, iter_records
+    from urimine.rules import PRESETS
+    from urimine.sources.text import check_encoding
+
     chosen: str | tuple[str, ...] = rules if isinstance(rules, str) else tuple(rules)
     if isinstance(chosen, str) and ("," in chosen or chosen not in PRESETS):
         chosen = tuple(r.strip() for r in chosen.split(",") if r.strip())
@@ -90,6 +108,9 @@ def _stream_records(
     on_error: Callable[[SourceError], None] | None,
 ) -> Iterator[Record]:
     """The records of an open stream, scanned in this process."""
+    from urimine.pipeline import records_of, unit_hits
+    from urimine.sources import open_stream
+
     seen: set[str] | None = set() if unique else None
     try:
         for unit in open_stream(stream, "-", encoding=options.encoding):

@@ -22,8 +22,10 @@ import itertools
 import os
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = [
     "IGNORE",
@@ -65,7 +67,14 @@ def expand_braces(glob: str) -> list[str]:
 
 
 def _spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec | None:
-    spec = pathspec.GitIgnoreSpec.from_lines(list(lines))
+    """The matcher of gitignore ``lines``, or None when they hold no pattern (imported
+    only then: most walks meet no ignore file and no glob)."""
+    lines = list(lines)
+    if not any(line.strip() and not line.startswith("#") for line in lines):
+        return None
+    import pathspec
+
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return spec if spec.patterns else None
 
 
