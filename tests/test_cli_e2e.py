@@ -608,7 +608,7 @@ def test_latin1_with_encoding() -> None:
 def test_binary_file_skipped_with_notice_and_summary() -> None:
     path = str(FIXTURES / "binary.bin")
     quiet = run("--no-progress", path)
-    assert quiet.returncode == 0 and quiet.stdout == b""
+    assert quiet.returncode == 1 and quiet.stdout == b""  # nothing written: no error
     assert quiet.stderr == b"urimine: 1 file was skipped as binary (-v lists them)\n"
     verbose = run("--no-progress", "-v", path, str(FIXTURES / "sample.txt.bz2"))
     assert verbose.returncode == 0

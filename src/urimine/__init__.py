@@ -17,6 +17,7 @@ from urimine.errors import (
     SourceError,
     UrimineError,
 )
+from urimine.files import extract_path
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key, normalize_uri
 from urimine.parser import URI, parse_reference, parse_uri
@@ -53,6 +54,7 @@ __all__ = [
     "dedup_key",
     "extract",
     "extract_chunks",
+    "extract_path",
     "finditer",
     "format_link",
     "normalize_uri",

@@ -20,7 +20,7 @@ from urimine._memo import Memo
 from urimine.errors import SourceError
 from urimine.jobs import WorkerPlan
 from urimine.model import Hit
-from urimine.sources import Unit, iter_inputs, open_units
+from urimine.sources import Unit, Walk, iter_inputs, open_units
 from urimine.sources.unit import Ending
 
 if TYPE_CHECKING:
@@ -300,6 +300,7 @@ def iter_records(
     paths: Sequence[str],
     options: Options = Options(),
     *,
+    walk: Walk | None = None,
     jobs: int | None = 1,
     unique: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -325,7 +326,7 @@ def iter_records(
     started = time.perf_counter()
     plan = WorkerPlan(jobs)
     report = _Report(stats, on_error)
-    units = _all_units(paths, options, progress, notice, report, stats, plan)
+    units = _all_units(paths, options, progress, notice, report, stats, plan, walk)
     seen: set[str] | None = set() if unique else None
     try:
         for unit in units:
@@ -371,9 +372,10 @@ def _all_units(
     report: Callable[[SourceError], None],
     stats: Stats,
     plan: Callable[[int], bool],
+    walk: Walk | None = None,
 ) -> Iterator[Unit]:
     last_doc: tuple[str, int] | None = None
-    for path in iter_inputs(paths):
+    for path in iter_inputs(paths, walk):
         stats.inputs += 1
         try:
             units = open_units(

@@ -23,6 +23,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from itertools import chain
+from typing import BinaryIO
 
 from urimine.errors import ConfigError, MissingExtraError, SourceError
 from urimine.sources.compress import BLOCK, CorruptStream
@@ -30,9 +31,9 @@ from urimine.sources.detect import BlockReader, raw_blocks
 from urimine.sources.kinds import READERS, Reading, peeled, text_unit
 from urimine.sources.text import DecodeError, text_codec
 from urimine.sources.unit import Unit
-from urimine.sources.walk import iter_inputs
+from urimine.sources.walk import Unwalked, Walk, iter_inputs
 
-__all__ = ["MBOX_BATCH", "SMALL_FILE", "Unit", "iter_inputs", "open_units"]
+__all__ = ["MBOX_BATCH", "SMALL_FILE", "Unit", "Walk", "iter_inputs", "open_stream", "open_units"]
 
 MBOX_BATCH = 1 << 21
 """Bytes of whole mbox messages per unit handed to workers (``raw_mail``)."""
@@ -85,7 +86,28 @@ def open_units(
         raise SourceError(path, exc.strerror or str(exc)) from exc
 
 
+def open_stream(
+    stream: BinaryIO, source: str = "-", *, encoding: str | None = None
+) -> Iterator[Unit]:
+    """Yield the units of an open binary stream, as :func:`open_units` does for a file
+    (sniffed, decompressed, split into messages or records); ``source`` names it in
+    the units and in a :class:`SourceError`."""
+    if encoding is not None and text_codec(encoding) is None:
+        raise ConfigError(f"unknown text encoding: {encoding!r}")
+    how = Reading(encoding, None, None, False, False, None, None, MBOX_BATCH)
+    try:
+        yield from _from_stream(BlockReader(raw_blocks(stream, None)), source, how, None)
+    except SourceError:
+        raise
+    except (CorruptStream, DecodeError, MissingExtraError, EOFError) as exc:
+        raise SourceError(source, str(exc)) from exc
+    except OSError as exc:
+        raise SourceError(source, exc.strerror or str(exc)) from exc
+
+
 def _open(path: str, how: Reading) -> Iterator[Unit]:
+    if isinstance(path, Unwalked):  # a folder the walk could not go into
+        raise SourceError(path, path.reason)
     if path == "-":
         reader = BlockReader(raw_blocks(sys.stdin.buffer, how.progress))
         yield from _from_stream(reader, path, how, None)
