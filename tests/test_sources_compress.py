@@ -8,6 +8,7 @@ import io
 import itertools
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,15 +25,14 @@ PLAIN = "See <http://example.org/plain> and ftp://ftp.example.net/pub/file.txt h
 
 
 @pytest.fixture(autouse=True, params=["zlib", "isal"])
-def inflater(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+def inflater(request: pytest.FixtureRequest) -> Iterator[str]:
     """Every test with the stdlib's zlib and with isal's (the ``isal`` extra), which
     inflates gzip where installed: the two must read and fail alike."""
     if request.param == "isal":
-        module = pytest.importorskip("isal.isal_zlib")
-    else:
-        import zlib as module
-    monkeypatch.setattr(compress, "_GZIP", module)
-    return str(request.param)
+        pytest.importorskip("isal.isal_zlib")
+    assert compress.use_inflater(str(request.param)) == request.param
+    yield str(request.param)
+    compress.use_inflater(None)
 
 
 def read_all(path: str | Path, **kw: object) -> list[tuple[str, str | None]]:
@@ -175,3 +175,8 @@ def test_one_byte_at_a_time() -> None:
 def test_decoding_is_split_invariant(data: bytes, cuts: list[int]) -> None:
     whole = data.decode("utf-8", errors="replace")
     assert "".join(decode_blocks(iter(split_at(data, cuts)))) == whole
+
+
+def test_an_unknown_inflater_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown inflater"):
+        compress.use_inflater("brotli")

@@ -120,22 +120,40 @@ class _Member:
 _GZIP: Any = None
 """The zlib-like module that inflates gzip members, once :func:`_gzip_module` chose it."""
 
+INFLATERS = ("isal", "zlib")
+"""The gzip inflaters :func:`use_inflater` can choose, in order of preference."""
 
-def _gzip_module() -> Any:
-    """The zlib-like module that inflates gzip members, imported at the first one: isal's
-    zlib (ISA-L, the ``isal`` extra) where installed, the same interface and twice the
-    stdlib's speed at inflating, the largest single cost of reading gzipped mail; else
-    the stdlib's."""
+
+def use_inflater(name: str | None) -> str:
+    """Inflate gzip members with ``name`` (``"isal"``: ISA-L's zlib, the ``isal`` extra;
+    ``"zlib"``: the stdlib's), or with the best one installed for None; returns the
+    one chosen. Both read and fail alike; the choice is for tests and benchmarks.
+    Raises ImportError when ``name`` is not installed."""
     global _GZIP
-    if _GZIP is None:
+    if name not in (None, *INFLATERS):
+        raise ValueError(f"unknown inflater {name!r} (one of {', '.join(INFLATERS)})")
+    if name == "isal" or name is None:
         try:
             from isal import isal_zlib
 
             _GZIP = isal_zlib
+            return "isal"
         except ImportError:
-            import zlib
+            if name == "isal":
+                raise
+    import zlib
 
-            _GZIP = zlib
+    _GZIP = zlib
+    return "zlib"
+
+
+def _gzip_module() -> Any:
+    """The zlib-like module that inflates gzip members, chosen at the first one: isal's
+    zlib (ISA-L, the ``isal`` extra) where installed, the same interface and twice the
+    stdlib's speed at inflating, the largest single cost of reading gzipped mail; else
+    the stdlib's."""
+    if _GZIP is None:
+        use_inflater(None)
     return _GZIP
 
 
