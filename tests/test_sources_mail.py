@@ -11,9 +11,10 @@ import pytest
 
 from urimine import finditer
 from urimine.sources import iter_inputs, open_units
+from urimine.sources.flowed import unflow
+from urimine.sources.headers import read_header
 from urimine.sources.mail import decode_value, message_units
 from urimine.sources.mbox import mbox_batches, mbox_messages, split_mbox, unescape_message
-from urimine.sources.mime import read_header, unflow
 from urimine.sources.unit import CutBytes, Unit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "corpora" / "fixtures"

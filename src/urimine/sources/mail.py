@@ -16,19 +16,10 @@ from email.errors import HeaderParseError
 from email.header import decode_header
 
 from urimine._memo import Memo
+from urimine.sources.headers import ANGLE_SCHEME, Field, first, read_header
 from urimine.sources.html import html_chunks
 from urimine.sources.limits import MAX_MESSAGE, over
-from urimine.sources.mime import (
-    _ANGLE_SCHEME,
-    BASE_FIELDS,
-    Field,
-    HeaderBlock,
-    TextPart,
-    Walker,
-    base_field_uri,
-    first,
-    read_header,
-)
+from urimine.sources.mime import BASE_FIELDS, HeaderBlock, TextPart, Walker, base_field_uri
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import CutBytes, Ending, Unit
 
@@ -66,7 +57,7 @@ def _wanted(f: Field) -> bool:
     if verdict is None:
         verdict = _verdict(f.key)
     if verdict == _BY_VALUE:
-        return _ANGLE_SCHEME.search(f.value) is not None
+        return ANGLE_SCHEME.search(f.value) is not None
     return verdict == _YES
 
 

@@ -24,9 +24,9 @@ from collections.abc import Iterator
 
 from urimine.errors import SourceError
 from urimine.sources.detect import BlockReader, is_binary
+from urimine.sources.headers import content_type
 from urimine.sources.html import html_chunks, meta_charset
 from urimine.sources.limits import MAX_RECORD, MAX_TEXT, over
-from urimine.sources.mime import content_type
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import Ending, Unit
 
