@@ -155,6 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--encoding", help="text encoding of plain-text input (default UTF-8)")
     p.add_argument(
+        "--headers",
+        choices=("all", "links", "none"),
+        default="all",
+        help="mail header fields scanned: all (every unstructured field and the URI fields;"
+        " the default), links (List-*, Archived-At, Content-Base/-Location and fields"
+        " showing <scheme:...>), none",
+    )
+    p.add_argument(
         "-j",
         "--jobs",
         type=_jobs,
@@ -185,7 +193,7 @@ def _options(args: argparse.Namespace) -> Options:
     unknown = csv_set(args.kind) - {"uri", "urn", "urn-legacy"}
     if unknown:
         raise ConfigError(f"unknown --kind {', '.join(sorted(unknown))} (uri, urn, urn-legacy)")
-    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding)
+    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding, args.headers)
     try:
         options.scanner()  # validates the rules now, not in a worker
     except ConfigError as exc:

@@ -17,6 +17,7 @@ from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 from urimine.sources import Unit, iter_inputs, open_units
+from urimine.sources.labels import Labels
 from urimine.sources.unit import Ending
 
 __all__ = [
@@ -76,6 +77,8 @@ class Options:
     max_candidate_len: int = DEFAULT_MAX_CANDIDATE_LEN
     extra_schemes: tuple[str, ...] = ()
     encoding: str | None = None
+    headers: str = "all"
+    """Mail header fields scanned: ``all``, ``links`` or ``none`` (``urimine.sources.labels``)."""
 
     def scanner(self) -> Scanner:
         """A fresh scanner with these options."""
@@ -149,6 +152,9 @@ def _where(unit: Unit) -> _Where:
 
 
 def _record(unit: Unit, hit: Hit) -> Record:
+    labels = unit.ending.labels
+    if labels is not None and not labels.claimed:  # scanned by a worker, not by unit_hits
+        hit = labels.relabel(hit)
     return tuple.__new__(Record, (hit, *_where(unit)))
 
 
@@ -163,31 +169,46 @@ _memo: Memo[Options, Memo[str, tuple[Hit, ...]]] = Memo(8)  # per options (a run
 
 
 def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
-    """The hits of one unit, from a fresh scanner.
+    """The hits of one unit, from a fresh scanner, with the context its source labelled
+    their stretch with (``urimine.sources.labels``); none for a header unit that
+    ``options.headers`` leaves out.
 
     A mail header block is remembered by its text: the messages of a mailing list
     repeat the same ``List-*`` fields, and a scanner's hits depend on nothing but the
-    text and the options (the offsets are the unit's own). Bounded: short texts only,
-    and at most :data:`_MEMO_SIZE` of them.
+    text and the options (the offsets are the unit's own; a header unit's labels are
+    read from its text). Bounded: short texts only, and at most :data:`_MEMO_SIZE` of
+    them.
     """
+    labels = unit.ending.labels
+    if labels is not None and not labels.wanted(options.headers):
+        return ()
     chunks = unit.chunks
     if not isinstance(chunks, list | tuple) or unit.truncated:
-        return text_hits(options.scanner(), chunks, unit.ending)
-    if (
+        found: Iterable[Hit] = text_hits(options.scanner(), chunks, unit.ending)
+    elif (
         unit.part is None
         or not unit.part.endswith("headers")
         or not isinstance(chunks, list)
         or len(chunks) != 1
         or len(chunks[0]) > _MEMO_TEXT
     ):
-        return options.scanner().hits(chunks)
+        found = options.scanner().hits(chunks)
+    else:
+        return _remembered(options, chunks[0], labels)
+    return found if labels is None else labels.apply(found)
+
+
+def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit, ...]:
+    """The hits of a header unit's *text*, labelled, from the memo or a scan."""
     memo = _memo.get(options)
     if memo is None:
         memo = _memo.keep(options, Memo(_MEMO_SIZE))
-    text = chunks[0]
     found = memo.get(text)
     if found is None:
-        found = memo.keep(text, tuple(options.scanner().hits(chunks)))
+        hits = options.scanner().hits([text])
+        found = memo.keep(text, tuple(hits if labels is None else labels.apply(hits)))
+    elif labels is not None:
+        labels.claimed = True
     return found
 
 
@@ -233,6 +254,9 @@ def records_of(
     only those whose key is not in it yet (it is added), built only then. One per hit,
     so built as a tuple from the unit's fields taken once."""
     where = _where(unit)
+    labels = unit.ending.labels
+    if labels is not None and not labels.claimed:  # scanned here, not by unit_hits
+        hits = map(labels.relabel, hits)
     new = tuple.__new__
     count = 0
     try:

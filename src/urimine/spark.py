@@ -52,6 +52,7 @@ from urimine.parser import split_reference
 from urimine.pipeline import Options, unit_records
 from urimine.rules import PRESETS
 from urimine.sources import iter_inputs, open_units
+from urimine.sources.labels import HEADERS, HEADERS_HELP
 from urimine.sources.text import check_encoding
 
 __all__ = ["main", "mine_paths", "run"]
@@ -293,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--extra-scheme", action="append", default=[], metavar="SCHEME")
     p.add_argument("--max-length", type=int, default=8192, help="longest candidate")
     p.add_argument("--encoding", help="text encoding of plain-text input (default UTF-8)")
+    p.add_argument("--headers", choices=HEADERS, default="all", help=HEADERS_HELP)
     return p
 
 
@@ -303,7 +305,7 @@ def options_from(args: argparse.Namespace) -> Options:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
     if args.encoding is not None and not check_encoding(args.encoding):
         raise ConfigError(f"unknown text encoding: {args.encoding!r}")
-    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding)
+    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding, args.headers)
     options.scanner()  # validate on the driver, not in a thousand tasks
     return options
 

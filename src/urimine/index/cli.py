@@ -24,6 +24,7 @@ from urimine.index.schema import IndexFileError, connect_read, connect_write, in
 from urimine.pipeline import Options
 from urimine.sinks import write_error_reason
 from urimine.sources import iter_inputs
+from urimine.sources.labels import HEADERS, HEADERS_HELP
 from urimine.sources.text import check_encoding
 
 __all__ = ["OutputError", "index_main", "main", "query_main"]
@@ -177,6 +178,7 @@ def _index_parser() -> argparse.ArgumentParser:
         help="accept scheme S as well (repeatable, or comma separated)",
     )
     p.add_argument("--rules", default="default", help="rule preset or comma separated rules")
+    p.add_argument("--headers", choices=HEADERS, default="all", help=HEADERS_HELP)
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--batch", type=_number(0, _INT64_MAX), default=50_000, help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true", help="notes and a summary")
@@ -188,7 +190,7 @@ def _options(args: argparse.Namespace) -> Options:
     rules: str | tuple[str, ...] = args.rules
     if "," in args.rules:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
-    return Options(rules=rules, extra_schemes=extra, encoding=args.encoding)
+    return Options(rules=rules, extra_schemes=extra, encoding=args.encoding, headers=args.headers)
 
 
 def _total_bytes(paths: list[str]) -> int | None:

@@ -26,6 +26,7 @@ from urimine.errors import ConfigError, MissingExtraError, SourceError
 from urimine.sources.compress import BLOCK, CorruptStream, decompress_blocks
 from urimine.sources.detect import BlockReader, raw_blocks, sniff
 from urimine.sources.html import META_PRESCAN, html_chunks, meta_charset
+from urimine.sources.labels import Stretches
 from urimine.sources.limits import MAX_MESSAGE
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import is_maildir, maildir_messages, mbox_batches, mbox_messages
@@ -283,7 +284,9 @@ def _text_unit(
             failure.append(exc)
             ending.cut = True
 
-    chunks = html_chunks(text(), None) if html else text()
+    labels = Stretches() if html else None
+    ending.labels = labels
+    chunks = html_chunks(text(), None, labels) if html else text()
     unit = Unit(source, chunks, file_range=file_range, ending=ending)
     yield unit
     for _ in unit.chunks:

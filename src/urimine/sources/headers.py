@@ -14,6 +14,8 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from urimine._memo import Memo
+from urimine._wordtree import word_tree
+from urimine.sources.mail_fields import LINK_NAMES, LINK_PREFIX, NEVER_NAMES, NEVER_PREFIXES
 
 _PARAM = re.compile(
     r""";\s*([^\s=;"]+)\s*=\s*("(?:[^"\\]++|\\.)*+"?|[^;]*)""",
@@ -45,22 +47,35 @@ _NAMED_BODY = (
     rf"((?:{_CONTENT}[a-zA-Z-]+|{_MSG_ID}|{_LIST}[^:\n]*{_NAME_CONT}|{_ARCHIVED}){_WSP})"
     rf":([^\n]*{_CONT})"
 ).encode()
-_ANY_BODY = rf"([^ \t\n:][^:\n]*{_NAME_CONT}):([^\n]*{_CONT})".encode()
 # Group 1 is the empty line that ends the header (in _HEAD_SCAN) or empty, so that
 # every pattern has the field name as group 2 and its value as group 3.
 # The look-ahead rejects, with one class test, the many lines that start neither
 # (Received, DKIM-Signature and their continuation lines) before the alternatives.
 _HEAD_SCAN = re.compile(b"\n(?=" + _NAMED_OR_EMPTY.encode() + b")(?:(\n)|" + _NAMED_BODY + b")")
-_ANY_FIELD = re.compile(b"\n()" + _ANY_BODY)
 _NAMED_FIRST = re.compile(b"()" + _NAMED_BODY)
 """The first line of a header block has no line break before it."""
-_ANY_FIRST = re.compile(b"()" + _ANY_BODY)
-_REST_OF_FIELD = re.compile(rb"[^\n]*" + _CONT.encode())
-"""The rest of a field from some position in it: the rest of the line, and its
-continuation lines; matches everywhere."""
+_NEVER = word_tree(
+    [f"{name}:" for name in (*NEVER_NAMES, *LINK_NAMES)] + [*NEVER_PREFIXES, LINK_PREFIX],
+    lambda c: "[ \t]*:" if c == ":" else _nocase(c),
+)
+"""The names of the fields the text scan passes over: the structured ones, and those the
+named scan finds (``:`` stands for the end of a name, a prefix has none)."""
+_TRIGGERED = r"(?=(?:[^\n<=:]++|<(?![^<>\n]*:)|=(?!\?)|:(?=[ \t\n])|\n(?=[ \t]))*+[<=:])"
+"""A look-ahead: the (folded) value holds what a URI needs. Every URI the scanner takes
+has a colon after its scheme and, outside angle brackets, something other than white
+space after the colon; inside them (``<http: //a.example/>``, Appendix E) a ``<`` comes
+before the colon. Besides, ``=?``: an encoded word (RFC 2047), whose decoding may show
+a colon. A value with none of these (``Re: weekly notes``, ``Mutt/1.5.21``) is not
+looked at."""
+_TEXT_BODY = rf"(?!{_NEVER})([!-9;-~]++[ \t]*+):{_TRIGGERED}([^\n]*{_CONT})"
+"""An unstructured field (RFC 5322 section 3.6.8: its name is ``ftext``) that could hold
+a URI; the names of :data:`_NEVER` are left to the named scan or out."""
+_TEXT_SCAN = re.compile(b"\n(?![ \t])(?:(\n)|" + _NAMED_BODY + b"|" + _TEXT_BODY.encode() + b")")
+"""The named scan (:data:`_HEAD_SCAN`), and the unstructured fields besides; each line
+is looked at once."""
+_TEXT_FIRST = re.compile(b"()(?:" + _NAMED_BODY + b"|" + _TEXT_BODY.encode() + b")")
 _QUOTED_PAIR = re.compile(r"\\(.)")
 ANGLE_SCHEME = re.compile(rb"<\s*[A-Za-z][A-Za-z0-9+.-]*:")
-_B64_JUNK = re.compile(rb"[^A-Za-z0-9+/]")
 _CACHED_LEN = 256
 """Longest field, field name or Content-Type value kept in a cache (memory stays bounded)."""
 _CACHE_SIZE = 1024
@@ -75,7 +90,9 @@ class Field(NamedTuple):
     value: bytes
 
 
-def read_header(data: bytes, start: int, end: int) -> tuple[list[Field], int]:
+def read_header(
+    data: bytes, start: int, end: int, *, text: bool = False
+) -> tuple[list[Field], int]:
     """The header fields of the entity ``data[start:end]`` and where its body starts.
 
     The header ends at the first empty line (RFC 5322 section 2.1; RFC 2045
@@ -84,72 +101,27 @@ def read_header(data: bytes, start: int, end: int) -> tuple[list[Field], int]:
     the entity may be a large part of a larger message.
 
     Unfolding follows RFC 5322 section 2.2.3 (remove the line break, keep the
-    white space). For speed only two kinds of field are kept, found with
+    white space). For speed only the fields looked at are kept, found with
     C-level regex scans of the folded block instead of a Python loop over every
-    field: fields named ``Content-*``, ``Message-ID``, ``List-*`` or
-    ``Archived-At``, and any field whose value shows a ``<scheme:`` (the header
-    unit candidates); only those are unfolded. The scan for the named fields
-    stops at the empty line, so that it is found without a search of its own.
-    The patterns start at the line break before a field; the first line has
-    none, so it gets its own anchored match. The matches come in the order of
-    the fields in the block.
+    field, and only those are unfolded: fields named ``Content-*``, ``Message-ID``,
+    ``List-*`` or ``Archived-At``; with *text* (a message's header), besides, every
+    unstructured field (:mod:`.mail_fields`) whose value could hold a URI
+    (:data:`_TRIGGERED`). The scan for the named fields stops at the empty line, so
+    that it is found without a search of its own. The patterns start at the line
+    break before a field; the first line has none, so it gets its own anchored
+    match. The fields come in the order of the block.
     """
     if data.startswith(b"\n", start, end):
         return [], start + 1
-    first = _NAMED_FIRST.match(data, start, end)
+    first = (_TEXT_FIRST if text else _NAMED_FIRST).match(data, start, end)
     found = [first] if first else []
-    head = body = end
-    for named in _HEAD_SCAN.finditer(data, start, end):
+    body = end
+    for named in (_TEXT_SCAN if text else _HEAD_SCAN).finditer(data, start, end):
         if named.group(1):  # the empty line
-            head, body = named.start() + 1, named.end()
+            body = named.end()
             break
         found.append(named)
-    found = _with_angle_fields(data, start, head, found)
     return [_FIELDS.get(match[0]) or _new_field(match[0]) for match in found], body
-
-
-def _with_angle_fields(
-    data: bytes, start: int, end: int, found: list[re.Match[bytes]]
-) -> list[re.Match[bytes]]:
-    """*found* (matches in block order) and each other field of ``data[start:end]``
-    that shows a ``<scheme:``, still in block order.
-
-    Most hits lie in a field that *found* holds already (a ``List-*`` one): the
-    matches span whole fields, continuation lines included, so the search goes
-    on after such a field, and after the fields of *found* that follow it
-    directly, without looking at the hits in them.
-    """
-    extra: list[re.Match[bytes]] = []
-    i, count = 0, len(found)
-    pos = start
-    while (hit := ANGLE_SCHEME.search(data, pos, end)) is not None:
-        at = hit.start()
-        while i < count and found[i].end() <= at:
-            i += 1
-        if i < count and found[i].start() <= at:
-            while i + 1 < count and found[i + 1].start() == found[i].end():
-                i += 1
-            pos = found[i].end()
-            continue
-        line_start = _field_start(data, start, at)
-        if line_start < start:
-            line = _ANY_FIRST.match(data, start, end)
-        else:
-            line = _ANY_FIELD.match(data, line_start, end)
-        if line is None:  # not a field, and no later hit in its lines is either
-            rest = _REST_OF_FIELD.match(data, at, end)
-            pos = rest.end() if rest else end  # (it always matches)
-        else:
-            extra.append(line)
-            pos = line.end()
-    if not extra:
-        return found
-    return sorted(found + extra, key=_match_start)
-
-
-def _match_start(match: re.Match[bytes]) -> int:
-    """Sort key: where a field match starts (each lies in its own field)."""
-    return match.start()
 
 
 _FIELDS: Memo[bytes, Field] = Memo(_CACHE_SIZE)
@@ -187,15 +159,6 @@ def _field_name(raw: bytes) -> tuple[bytes, bytes]:
 def _unfold(text: bytes) -> bytes:
     """Drop the line breaks of folded white space (RFC 5322 section 2.2.3)."""
     return text.replace(b"\n ", b" ").replace(b"\n\t", b"\t")
-
-
-def _field_start(data: bytes, start: int, pos: int) -> int:
-    """The line break that starts the (unfolded) field holding *pos*; ``start - 1``
-    when that field is the first one of the block starting at *start*."""
-    nl = data.rfind(b"\n", start, pos)
-    while nl >= start and data[nl + 1] in b" \t":
-        nl = data.rfind(b"\n", start, nl)
-    return nl if nl >= start else start - 1
 
 
 def first(fields: list[Field], key: bytes) -> str | None:

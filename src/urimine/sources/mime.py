@@ -184,7 +184,7 @@ class Walker:
             start, end = 0, len(data)
             if cut:
                 self.cut_data = data
-        inner_fields, body = read_header(data, start, end)
+        inner_fields, body = read_header(data, start, end, text=True)
         yield from self.message(inner_fields, data, body, end, path, base, depth + 1)
 
     def _multipart(
