@@ -54,9 +54,13 @@ _NAMED_BODY = (
 _HEAD_SCAN = re.compile(b"\n(?=" + _NAMED_OR_EMPTY.encode() + b")(?:(\n)|" + _NAMED_BODY + b")")
 _NAMED_FIRST = re.compile(b"()" + _NAMED_BODY)
 """The first line of a header block has no line break before it."""
-_NEVER = word_tree(
-    [f"{name}:" for name in (*NEVER_NAMES, *LINK_NAMES)] + [*NEVER_PREFIXES, LINK_PREFIX],
-    lambda c: "[ \t]*:" if c == ":" else _nocase(c),
+_NEVER = (
+    "(?i:"
+    + word_tree(
+        [f"{name}:" for name in (*NEVER_NAMES, *LINK_NAMES)] + [*NEVER_PREFIXES, LINK_PREFIX],
+        lambda c: "[ \t]*:" if c == ":" else re.escape(c),
+    )
+    + ")"
 )
 """The names of the fields the text scan passes over: the structured ones, and those the
 named scan finds (``:`` stands for the end of a name, a prefix has none)."""
@@ -73,7 +77,9 @@ a URI; the names of :data:`_NEVER` are left to the named scan or out."""
 _TEXT_SCAN = re.compile(b"\n(?![ \t])(?:(\n)|" + _NAMED_BODY + b"|" + _TEXT_BODY.encode() + b")")
 """The named scan (:data:`_HEAD_SCAN`), and the unstructured fields besides; each line
 is looked at once."""
-_TEXT_FIRST = re.compile(b"()(?:" + _NAMED_BODY + b"|" + _TEXT_BODY.encode() + b")")
+_FIRST_FIELD = re.compile(rb"[^\n]*" + _CONT.encode() + rb"\n?")
+"""The first field of a block, its line break included (read by :data:`_TEXT_SCAN` after
+a line break put before it)."""
 _QUOTED_PAIR = re.compile(r"\\(.)")
 ANGLE_SCHEME = re.compile(rb"<\s*[A-Za-z][A-Za-z0-9+.-]*:")
 _CACHED_LEN = 256
@@ -106,14 +112,18 @@ def read_header(
     field, and only those are unfolded: fields named ``Content-*``, ``Message-ID``,
     ``List-*`` or ``Archived-At``; with *text* (a message's header), besides, every
     unstructured field (:mod:`.mail_fields`) whose value could hold a URI
-    (:data:`_TRIGGERED`). The scan for the named fields stops at the empty line, so
-    that it is found without a search of its own. The patterns start at the line
-    break before a field; the first line has none, so it gets its own anchored
-    match. The fields come in the order of the block.
+    (:data:`_TRIGGERED`). The scan stops at the empty line, so that it is found
+    without a search of its own. The patterns start at the line break before a field;
+    the first field has none, so it is matched on its own, a line break put before it.
+    The fields come in the order of the block.
     """
     if data.startswith(b"\n", start, end):
         return [], start + 1
-    first = (_TEXT_FIRST if text else _NAMED_FIRST).match(data, start, end)
+    if text:
+        head = _FIRST_FIELD.match(data, start, end)
+        first = _TEXT_SCAN.match(b"\n" + head[0]) if head is not None else None
+    else:
+        first = _NAMED_FIRST.match(data, start, end)
     found = [first] if first else []
     body = end
     for named in (_TEXT_SCAN if text else _HEAD_SCAN).finditer(data, start, end):

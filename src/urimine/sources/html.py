@@ -20,12 +20,13 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from html import unescape
+from itertools import accumulate
 from typing import NamedTuple
 
 from urimine._wordtree import word_tree
 from urimine.sources.html_attrs import URL_NAMES, attributes, css_urls, tag_links
-from urimine.sources.labels import Stretches
-from urimine.sources.weburl import absolutize, browser_url
+from urimine.sources.labels import Spans, Stretches
+from urimine.sources.weburl import absolutize, browser_url, web_url
 
 __all__ = ["absolutize", "find_base", "html_chunks", "html_to_text", "meta_charset"]
 
@@ -54,11 +55,16 @@ _DROP = re.compile(
     re.S | re.I,
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
-_ANY_COLON = r"""(?:[^<>"':]++|"[^"<:]*+"|'[^'<:]*+')*+(?::|"[^"<:]*+:|'[^'<:]*+:)"""
-"""The rest of a tag up to a colon, in a quoted value or not (a tag without one has no
-absolute URL). As :data:`_IN_TAG` does, a quoted value is passed over whole, and the
-walk stops at ``>`` outside quotes and at ``<``: each ``<`` costs at most the way to
-the next one."""
+_PLAIN_STYLE = r"""[sS][tT][yY][lL][eE]\s*=\s*(?:"[^"<(]*+"|'[^'<(]*+')"""
+"""A ``style`` attribute without a ``url(`` (its colons are CSS's)."""
+_ANY_COLON = (
+    rf"""(?:[^<>"':sS]++|{_PLAIN_STYLE}|[sS]|"[^"<:]*+"|'[^'<:]*+')*+"""
+    r"""(?::|"[^"<:]*+:|'[^'<:]*+:)"""
+)
+"""The rest of a tag up to a colon, in a quoted value or not, but for those of a
+:data:`_PLAIN_STYLE` (a tag without one has no absolute URL). As :data:`_IN_TAG` does,
+a quoted value is passed over whole, and the walk stops at ``>`` outside quotes and at
+``<``: each ``<`` costs at most the way to the next one."""
 
 
 def _ascii_nocase(char: str) -> str:
@@ -209,7 +215,7 @@ def html_to_text(html: str, base: str | None) -> str:
     breaks, delete the other tags, then decode entities and put the (already
     decoded) URIs in place of the placeholders (:func:`_put_links`).
     """
-    return _convert(html, find_base(html, base), None)
+    return _convert(html, find_base(html, base))
 
 
 class _Insert(NamedTuple):
@@ -217,7 +223,7 @@ class _Insert(NamedTuple):
 
     text: str
     """``\\n<URI>\\n`` for each URL, in order."""
-    spans: tuple[tuple[int, int, str], ...]
+    spans: Spans
     """Where each ``<URI>`` lies in :attr:`text`, and its label."""
 
 
@@ -225,6 +231,9 @@ def _insert(links: list[tuple[str, str]]) -> _Insert | None:
     """The link lines of (label, URI) pairs, or None for none."""
     if not links:
         return None
+    if len(links) == 1:
+        label, uri = links[0]
+        return _Insert(f"\n<{uri}>\n", ((1, len(uri) + 3, label),))
     spans = []
     pos = 0
     for label, uri in links:
@@ -233,9 +242,9 @@ def _insert(links: list[tuple[str, str]]) -> _Insert | None:
     return _Insert("".join(f"\n<{uri}>\n" for _, uri in links), tuple(spans))
 
 
-def _convert(html: str, base: str | None, labels: list[tuple[int, int, str]] | None) -> str:
-    """:func:`html_to_text` with the document's base URI already found; the stretches
-    of its link lines are appended to *labels*, if given."""
+def _convert(html: str, base: str | None, labels: Stretches | None = None, at: int = 0) -> str:
+    """:func:`html_to_text` with the document's base URI already found; its link lines
+    are labelled in *labels*, if given, the text starting at offset *at* there."""
     if _MARK in html:
         html = html.replace(_MARK, "")
     inserts: list[_Insert] = []
@@ -255,7 +264,7 @@ def _convert(html: str, base: str | None, labels: list[tuple[int, int, str]] | N
     def drop(match: re.Match[str]) -> str:
         if not match[1] or match[1].lower() != "style":
             return ""
-        links = [("html:style", uri) for url in css_urls(match[0]) if (uri := _url(url, base))]
+        links = [("html:style", uri) for url in css_urls(match[0]) if (uri := web_url(url, base))]
         found = _insert(links)
         if found is None:
             return ""
@@ -265,12 +274,7 @@ def _convert(html: str, base: str | None, labels: list[tuple[int, int, str]] | N
     tags = _ABSOLUTE_TAG if base is None else _URL_TAG
     linked = tags.sub(link, _DROP.sub(drop, html))
     text = _ANY_TAG.sub("", _BLOCK_TAG.sub("\n", linked))
-    return _put_links(text, inserts, labels) if inserts else _unescape(text)
-
-
-def _url(url: str, base: str | None) -> str | None:
-    """*url* as written in markup, read as a browser does, absolute."""
-    return absolutize(browser_url(url), base)
+    return _put_links(text, inserts, labels, at) if inserts else _unescape(text)
 
 
 _WINDOW = 1 << 20
@@ -321,7 +325,8 @@ def html_chunks(
 
 
 class _Out:
-    """The text :func:`html_chunks` has made so far, and where its link lines lie."""
+    """How much text :func:`html_chunks` has made so far, and where to label its link
+    lines."""
 
     __slots__ = ("labels", "length")
 
@@ -331,12 +336,7 @@ class _Out:
 
     def converted(self, html: str, base: str | None) -> str:
         """The text of a window of HTML; its link lines labelled where they land."""
-        spans: list[tuple[int, int, str]] | None = [] if self.labels is not None else None
-        text = _convert(html, base, spans)
-        if spans and self.labels is not None:
-            at, add = self.length, self.labels.add
-            for start, end, label in spans:
-                add(at + start, at + end, label)
+        text = _convert(html, base, self.labels, self.length)
         self.length += len(text)
         return text
 
@@ -371,9 +371,10 @@ def _skip_raw(text: str, pos: int, closer: re.Pattern[str]) -> tuple[int, re.Pat
     return (end + 1 if end >= 0 else len(text)), None
 
 
-def _put_links(text: str, inserts: list[_Insert], labels: list[tuple[int, int, str]] | None) -> str:
+def _put_links(text: str, inserts: list[_Insert], labels: Stretches | None, at: int) -> str:
     """*text* entity-decoded, with each placeholder replaced by its entry of *inserts*,
-    whose stretches are appended to *labels* (if given) where they land.
+    which are labelled in *labels* (if given) where they land, the text starting at
+    offset *at* there.
 
     The text is cut at the marks first and only the pieces between placeholders are
     decoded: a mark the decoding makes (``&#xe000;``) is then text, never taken for a
@@ -386,12 +387,9 @@ def _put_links(text: str, inserts: list[_Insert], labels: list[tuple[int, int, s
     parts[0::2] = [_unescape(part) for part in parts[0::2]]
     used = [inserts[int(number)] for number in parts[1::2]]
     parts[1::2] = [insert.text for insert in used]
-    if labels is not None:
-        pos = 0
-        for k, insert in enumerate(used):
-            pos += len(parts[2 * k])
-            labels.extend((pos + start, pos + end, label) for start, end, label in insert.spans)
-            pos += len(insert.text)
+    if labels is not None and used:
+        offsets = list(accumulate(map(len, parts), initial=at))  # where each part starts
+        labels.extend(offsets[1::2], offsets[2::2], [insert.spans for insert in used])
     return "".join(parts)
 
 

@@ -13,12 +13,12 @@ content="https://...">``, ``xmlns``). Each URL is read as a browser reads it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from html import unescape
 from html.entities import html5
 
 from urimine.schemes import AUTHORITY_SCHEMES, registered_schemes
-from urimine.sources.weburl import absolutize, browser_url
+from urimine.sources.weburl import web_url
 
 ATTR = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 """An attribute: its name, and its value as written (quotes included), if any."""
@@ -62,38 +62,54 @@ _ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//)?\S")
 
 def tag_links(attrs: str, base: str | None) -> list[tuple[str, str]]:
     """(label, absolute URI) for each URL in the attributes *attrs* of a start tag (the
-    text after its name), in their order; the first of two attributes of one name
+    text after its name), in their order; of two attributes of one name the first
     counts (HTML drops the later one)."""
-    values = attributes(attrs)
     out: list[tuple[str, str]] = []
-    for name, value in values.items():
-        for label, url in _urls(name, value, values):
-            uri = absolutize(browser_url(url), base)
-            if uri is not None:
-                out.append((label, uri))
+    seen: set[str] = set()
+    content: str | None = None
+    for name, raw in ATTR.findall(attrs):
+        key = name.lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        how = _URL_ATTRIBUTES.get(key)
+        if how is None:
+            if key == "content":
+                content = raw  # a refresh's URL if http-equiv says so, in any order
+            elif key == "style":
+                if "(" in raw or "@" in raw:
+                    _add(out, "html:style", css_urls(attr_value(raw)), base)
+            elif ":" in raw and _is_absolute(value := attr_value(raw)):
+                _add(out, "html:" + key if _NAME.fullmatch(key) else "html:other", (value,), base)
+        elif how == _ONE:
+            _add(out, "html:" + key, (attr_value(raw),), base)
+        elif how == _LIST:
+            _add(out, "html:" + key, attr_value(raw).split(), base)
+        else:
+            _add(out, "html:" + key, srcset_urls(attr_value(raw)), base)
+    if content is not None:
+        _content(out, content, attrs, base)
     return out
 
 
-def _urls(name: str, value: str, values: dict[str, str]) -> Iterator[tuple[str, str]]:
-    """(label, URL as written) for each URL attribute *name* holds."""
-    how = _URL_ATTRIBUTES.get(name)
-    if how == _ONE:
-        yield "html:" + name, value
-    elif how == _LIST:
-        for url in value.split():
-            yield "html:" + name, url
-    elif how == _SRCSET:
-        for url in srcset_urls(value):
-            yield "html:" + name, url
-    elif name == "style":
-        for url in css_urls(value):
-            yield "html:style", url
-    elif name == "content" and values.get("http-equiv", "").strip().lower() == "refresh":
+def _add(out: list[tuple[str, str]], label: str, urls: Iterable[str], base: str | None) -> None:
+    """(label, URI) for each of *urls* (as written) that is a URL, made absolute."""
+    for url in urls:
+        uri = web_url(url, base)
+        if uri is not None:
+            out.append((label, uri))
+
+
+def _content(out: list[tuple[str, str]], raw: str, attrs: str, base: str | None) -> None:
+    """The URL of a ``content`` attribute: a refresh's (``http-equiv="refresh"``), else
+    its whole value if that is an absolute URI (``<meta property="og:url" ...>``)."""
+    value = attr_value(raw)
+    if attributes(attrs).get("http-equiv", "").strip().lower() == "refresh":
         target = refresh_url(value)
         if target is not None:
-            yield "html:refresh", target
-    elif _is_absolute(value):
-        yield ("html:" + name if _NAME.fullmatch(name) else "html:other"), value
+            _add(out, "html:refresh", (target,), base)
+    elif ":" in value and _is_absolute(value):
+        _add(out, "html:content", (value,), base)
 
 
 def _is_absolute(value: str) -> bool:

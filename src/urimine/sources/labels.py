@@ -74,18 +74,13 @@ class FieldLines(Labels):
 
     __slots__ = ("links", "names", "starts")
 
-    def __init__(self, links: bool) -> None:
+    def __init__(self, links: bool, starts: list[int], names: list[str]) -> None:
         super().__init__()
         self.links = links
-        self.starts: list[int] = []
+        self.starts = starts
         """Where each line starts, in order."""
-        self.names: list[str] = []
+        self.names = names
         """The label of each line."""
-
-    def add(self, start: int, name: str) -> None:
-        """A line starting at *start* (after those added before), labelled *name*."""
-        self.starts.append(start)
-        self.names.append(name)
 
     def wanted(self, headers: str) -> bool:
         return headers == "all" or (self.links and headers == "links")
@@ -95,61 +90,53 @@ class FieldLines(Labels):
         return self.names[i] if i >= 0 else None
 
 
-PENDING = 1 << 21
+PENDING = 1 << 19
 """Most stretches remembered and not yet passed by a hit. When the hits stop coming
-for long (link lines the scanner rejects, one after another), the oldest are forgotten
-(a hit in one of those keeps its rule's name): memory stays bounded (about 18 bytes a
-stretch) on hostile input."""
-_MAX_NAMES = 0xFF00
-"""Distinct labels one unit keeps apart; past them, each prefix's ``other`` (``html:other``)."""
+for long (link lines the scanner rejects, one after another), the oldest half is
+forgotten (a hit in one of those would keep its rule's name): memory stays bounded on
+hostile input."""
+
+Spans = tuple[tuple[int, int, str], ...]
+"""Labelled stretches ``[start, end)`` inside a stretch, relative to its start."""
 
 
 class Stretches(Labels):
-    """Labelled stretches ``[start, end)`` of a long text, added in text order and
-    forgotten once a hit has passed them: memory follows the text still being
-    scanned, not the whole text."""
+    """Labelled stretches of a long text, added in text order and forgotten once a hit
+    has passed them: memory follows the text still being scanned, not the whole text.
 
-    __slots__ = ("_ends", "_ids", "_names", "_next", "_starts", "_table")
+    A stretch is the text that stands for one tag (its link lines): ``[start, end)``
+    and the labelled :data:`Spans` of its lines, a tuple the tags written alike share.
+    """
+
+    __slots__ = ("_ends", "_next", "_spans", "_starts")
 
     def __init__(self) -> None:
         super().__init__()
         self._starts = array("q")
         self._ends = array("q")
-        self._ids = array("H")
-        self._names: list[str] = []
-        self._table: dict[str, int] = {}
+        self._spans: list[Spans] = []
         self._next = 0
         """Index of the first stretch not yet passed by a hit."""
 
-    def add(self, start: int, end: int, name: str) -> None:
-        """Label ``[start, end)`` (after every stretch added before) with *name*."""
-        if len(self._starts) - self._next >= PENDING:
+    def extend(self, starts: list[int], ends: list[int], spans: list[Spans]) -> None:
+        """Stretches ``[starts[i], ends[i])`` with their labelled spans, in text order
+        and after those added before."""
+        if len(self._starts) - self._next + len(starts) > PENDING:
             self._forget(self._next + PENDING // 2)
-        self._starts.append(start)
-        self._ends.append(end)
-        found = self._table.get(name)
-        self._ids.append(self._id(name) if found is None else found)
+        self._starts.extend(starts)
+        self._ends.extend(ends)
+        self._spans.extend(spans)
 
     def __len__(self) -> int:
         """Stretches not yet passed by a hit."""
         return len(self._starts) - self._next
 
-    def _id(self, name: str) -> int:
-        """The number of a new *name* in this unit's table of names."""
-        names = self._names
-        if len(names) >= _MAX_NAMES and not name.endswith(":other"):
-            other = name.partition(":")[0] + ":other"  # hostile input, a name a stretch
-            found = self._table.get(other)
-            return self._id(other) if found is None else found
-        names.append(name)
-        self._table[name] = len(names) - 1
-        return len(names) - 1
-
     def _forget(self, upto: int) -> None:
         """Drop the stretches before index *upto*."""
+        upto = min(upto, len(self._starts))
         del self._starts[:upto]
         del self._ends[:upto]
-        del self._ids[:upto]
+        del self._spans[:upto]
         self._next = max(self._next - upto, 0)
 
     def label_at(self, pos: int) -> str | None:
@@ -161,6 +148,35 @@ class Stretches(Labels):
                 self._forget(i)
                 i = 0
             self._next = i
-        if i < len(ends) and self._starts[i] <= pos:
-            return self._names[self._ids[i]]
+        if i >= len(ends) or self._starts[i] > pos:
+            return None
+        offset = pos - self._starts[i]
+        for start, end, label in self._spans[i]:
+            if start <= offset < end:
+                return label
         return None
+
+    def apply(self, hits: Iterable[Hit]) -> Iterator[Hit]:
+        self.claimed = True
+        return self._applied(hits)
+
+    def _applied(self, hits: Iterable[Hit]) -> Iterator[Hit]:
+        """:meth:`relabel` of each of *hits* (:meth:`label_at`, inlined: it runs once a
+        hit)."""
+        new = tuple.__new__
+        starts, ends, spans = self._starts, self._ends, self._spans
+        for hit in hits:
+            pos, i, count = hit[2], self._next, len(ends)
+            while i < count and ends[i] <= pos:
+                i += 1
+            if i > 4096 and i * 2 > count:
+                self._forget(i)
+                i = 0
+            self._next = i
+            if i < len(ends) and starts[i] <= pos:
+                offset = pos - starts[i]
+                for start, end, label in spans[i]:
+                    if start <= offset < end:
+                        hit = new(Hit, (*hit[:6], label, *hit[7:]))
+                        break
+            yield hit

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from email.errors import HeaderParseError
 from email.header import decode_header
+from itertools import accumulate
 from typing import NamedTuple
 
 from urimine._memo import Memo
@@ -77,6 +78,7 @@ class _Line(NamedTuple):
     """The value was longer than :data:`MAX_FIELD`, and is cut."""
 
 
+_UNSEEN = _Line("", "", False, False)
 _LINES: Memo[Field, _Line | None] = Memo(_CACHE_SIZE)
 """Field to its line in a header unit (None if not wanted): the ``List-*`` and
 ``Content-*`` fields of a mailing list come back in every message."""
@@ -84,8 +86,9 @@ _LINES: Memo[Field, _Line | None] = Memo(_CACHE_SIZE)
 
 def _line(f: Field) -> _Line | None:
     """The line of *f* in a header unit, or None."""
-    if f in _LINES:
-        return _LINES[f]
+    line = _LINES.get(f, _UNSEEN)
+    if line is not _UNSEEN:
+        return line
     kind = field_kind(f.key)
     line = None
     if kind is not None:
@@ -113,21 +116,24 @@ def header_texts(fields: list[Field]) -> Iterator[tuple[str, FieldLines, list[st
     first that of the fields ``--headers links`` keeps, then that of the other
     unstructured fields (:mod:`.mail_fields`); each field a ``Name: value`` line, an
     empty line between them. A unit without a field is left out."""
-    lines = [line for line in map(_line, fields) if line is not None]
-    for links in (True, False):
-        labels = FieldLines(links)
-        parts: list[str] = []
-        defects: list[str] = []
-        pos = 0
-        for line in lines:
-            if line.links is links:
-                labels.add(pos, line.label)
-                parts.append(line.text)
-                pos += len(line.text) + 2
-                if line.cut:
-                    defects.append(f"{line.label[7:]} field over {MAX_FIELD} bytes: cut")
-        if parts:
-            yield "\n\n".join(parts) + "\n", labels, defects
+    links: list[_Line] = []
+    others: list[_Line] = []
+    for f in fields:
+        line = _line(f)
+        if line is not None:
+            (links if line.links else others).append(line)
+    for lines, kind in ((links, True), (others, False)):
+        if lines:
+            yield _unit_text(lines, kind)
+
+
+def _unit_text(lines: list[_Line], links: bool) -> tuple[str, FieldLines, list[str]]:
+    """The text of a header unit of *lines*, their labels and the unit's defects."""
+    texts = [line.text for line in lines]
+    starts = list(accumulate([len(text) + 2 for text in texts[:-1]], initial=0))
+    labels = FieldLines(links, starts, [line.label for line in lines])
+    defects = [f"{x.label[7:]} field over {MAX_FIELD} bytes: cut" for x in lines if x.cut]
+    return "\n\n".join(texts) + "\n", labels, defects
 
 
 def message_id(fields: list[Field]) -> str | None:

@@ -33,11 +33,25 @@ def browser_url(value: str) -> str | None:
     """*value* (an attribute's value, references decoded) as a browser's URL parser reads
     its input, or None when a browser finds no URL in it (empty, or a space in the host)."""
     value = value.strip(_C0_SPACE)
+    if not _ENCODED.search(value):
+        return value or None  # (the common case: nothing to remove or encode)
     if "\t" in value or "\n" in value or "\r" in value:
         value = _TAB_NEWLINE.sub("", value)
     if not value or _HOST_SPACE.match(value):
         return None
-    return _ENCODED.sub(_percent, value) if _ENCODED.search(value) else value
+    return _ENCODED.sub(_percent, value)
+
+
+def web_url(value: str, base: str | None) -> str | None:
+    """*value* (an attribute's value, references decoded) as the absolute URI a browser
+    reads in it: :func:`absolutize` of :func:`browser_url`, the common case (an absolute
+    URL with nothing to remove or encode) taken at once."""
+    value = value.strip()
+    if not _ENCODED.search(value):
+        scheme = _SCHEME.match(value)
+        if scheme is not None and value[: scheme.end()].lower() not in _DROP_SCHEMES:
+            return value
+    return absolutize(browser_url(value), base)
 
 
 def _percent(match: re.Match[str]) -> str:
