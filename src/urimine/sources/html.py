@@ -77,10 +77,11 @@ _ANY_URL_NAME = rf"""(?:[^<>"'\s]++|\s++(?!{_URL_NAME})|"[^"<]*+"|'[^'<]*+')*+\s
 """The rest of a tag, from the end of its name, up to an attribute after white space that
 takes a URL (or a ``style``), relative or not: runs of anything but white space and
 quotes, white space not before such a name, quoted values whole."""
-_TAG_NAME = r"<([A-Za-z][A-Za-z0-9:-]*+)(?:<[bB][rR]\s*/?>)?"
-"""A start tag's name; a ``<br>`` right after it is passed over: mailers that wrap HTML
-at a fixed width turn the line break after the name into one (``<a<br>\\nhref="...">``),
-and the attributes after it are still the tag's."""
+_TAG_NAME = r"<([A-Za-z][A-Za-z0-9:-]*+)(?:<[bB][rR]\s*/?>|(?=[\s/]))"
+"""A start tag's name, then white space or ``/`` (a tag without attributes holds no URL);
+a ``<br>`` right after it is passed over: mailers that wrap HTML at a fixed width turn
+the line break after the name into one (``<a<br>\\nhref="...">``), and the attributes
+after it are still the tag's."""
 _ABSOLUTE_TAG = re.compile(rf"{_TAG_NAME}(?={_ANY_COLON})({_IN_TAG})>")
 """A start tag that may hold an absolute URL: one with a colon inside."""
 _URL_TAG = re.compile(rf"{_TAG_NAME}(?={_ANY_COLON}|/?{_URL_NAME}|{_ANY_URL_NAME})({_IN_TAG})>")
