@@ -58,11 +58,12 @@ _DROP = re.compile(
 _PLAIN_STYLE = r"""[sS][tT][yY][lL][eE]\s*=\s*(?:"[^"<(]*+"|'[^'<(]*+')"""
 """A ``style`` attribute without a ``url(`` (its colons are CSS's)."""
 _ANY_COLON = (
-    rf"""(?:[^<>"':sS]++|{_PLAIN_STYLE}|[sS]|"[^"<:]*+"|'[^'<:]*+')*+"""
-    r"""(?::|"[^"<:]*+:|'[^'<:]*+:)"""
+    rf"""(?:[^<>"':&sS]++|{_PLAIN_STYLE}|[sS]|"[^"<:&]*+"|'[^'<:&]*+')*+"""
+    r"""(?:[:&]|"[^"<:&]*+[:&]|'[^'<:&]*+[:&])"""
 )
-"""The rest of a tag up to a colon, in a quoted value or not, but for those of a
-:data:`_PLAIN_STYLE` (a tag without one has no absolute URL). As :data:`_IN_TAG` does,
+"""The rest of a tag up to a colon, or a ``&`` (a character reference may stand for the
+colon: ``href="&#109;&#97;...&#58;..."``), in a quoted value or not, but for those of
+a :data:`_PLAIN_STYLE`: a tag without one has no absolute URL. As :data:`_IN_TAG` does,
 a quoted value is passed over whole, and the walk stops at ``>`` outside quotes and at
 ``<``: each ``<`` costs at most the way to the next one."""
 

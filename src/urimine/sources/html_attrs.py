@@ -79,7 +79,7 @@ def tag_links(attrs: str, base: str | None) -> list[tuple[str, str]]:
             elif key == "style":
                 if "(" in raw or "@" in raw:
                     _add(out, "html:style", css_urls(attr_value(raw)), base)
-            elif ":" in raw and _is_absolute(value := attr_value(raw)):
+            elif (":" in raw or "&" in raw) and _is_absolute(value := attr_value(raw)):
                 _add(out, "html:" + key if _NAME.fullmatch(key) else "html:other", (value,), base)
         elif how == _ONE:
             _add(out, "html:" + key, (attr_value(raw),), base)
