@@ -73,11 +73,12 @@ def _ascii_nocase(char: str) -> str:
     return f"[{char}{char.upper()}]" if char.isalpha() else re.escape(char)
 
 
-_URL_NAME = rf"(?:{word_tree((*URL_NAMES, 'style'), _ascii_nocase)})\s*="
+_URL_NAME = rf"(?:{word_tree((*URL_NAMES, 'style', 'content'), _ascii_nocase)})\s*="
 _ANY_URL_NAME = rf"""(?:[^<>"'\s]++|\s++(?!{_URL_NAME})|"[^"<]*+"|'[^'<]*+')*+\s++{_URL_NAME}"""
 """The rest of a tag, from the end of its name, up to an attribute after white space that
-takes a URL (or a ``style``), relative or not: runs of anything but white space and
-quotes, white space not before such a name, quoted values whole."""
+takes a URL (or a ``style``, or a ``content`` that may be a refresh), relative or not:
+runs of anything but white space and quotes, white space not before such a name, quoted
+values whole."""
 _TAG_NAME = r"<([A-Za-z][A-Za-z0-9:-]*+)(?:<[bB][rR]\s*/?>|(?=[\s/]))"
 """A start tag's name, then white space or ``/`` (a tag without attributes holds no URL);
 a ``<br>`` right after it is passed over: mailers that wrap HTML at a fixed width turn
@@ -394,7 +395,7 @@ def _put_links(text: str, inserts: list[_Insert], labels: Stretches | None, at: 
     parts[1::2] = [insert.text for insert in used]
     if labels is not None and used:
         offsets = list(accumulate(map(len, parts), initial=at))  # where each part starts
-        labels.extend(offsets[1::2], offsets[2::2], [insert.spans for insert in used])
+        labels.extend(offsets[1:-1:2], offsets[2::2], [insert.spans for insert in used])
     return "".join(parts)
 
 

@@ -32,6 +32,10 @@ from urimine.sources.text import decode_bytes
 from urimine.sources.unit import CutBytes, Ending, Unit
 
 _MSGID = re.compile(r"<([^<>]*)>")
+_CUT_WORD = re.compile(r"\S*:\S*(?= \[\.\.\.\])")
+"""A word with a colon that `` [...]`` follows: where a report quotes a message cut short
+(SpamAssassin's ``Content preview``), the word before the mark is cut, and a URI there
+would be taken for whole (``https://syzkaller.a [...]``). The message's text has it."""
 _HOLDS_URI = re.compile(r":\S|<[^<>]*:")
 """What the decoded value of an unstructured field must show to be scanned: what
 ``headers._TRIGGERED`` looks for in the raw value, an encoded word (RFC 2047) decoded."""
@@ -98,6 +102,8 @@ def _line(f: Field) -> _Line | None:
         value = decode_value(raw)
         if f.key in BASE_FIELDS:
             value = base_field_uri(value)
+        elif "[...]" in value:
+            value = _CUT_WORD.sub("", value)
         links = kind == LINK or ANGLE_SCHEME.search(raw) is not None
         if links or _HOLDS_URI.search(value):
             line = _Line(f"{f.name.decode('latin-1')}: {value}", label(f.key), links, cut)
