@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
 
 from urimine.model import Hit
 
@@ -65,29 +66,41 @@ def with_context(hit: Hit, context: str) -> Hit:
 
 
 class FieldLines(Labels):
-    """The lines of a header unit, one a field, each labelled with its field's name.
+    """The lines of a header unit, one a field (``Name: value``, an empty line between
+    two), each labelled with its field's name, read from the text when first asked for
+    (the pipeline keeps the labelled hits of a header text it has seen: most header
+    units never need their labels).
 
     *links*: the unit holds the fields that hold URIs by design and those that show a
     ``<scheme:``, which ``--headers links`` keeps; else the other unstructured fields,
-    which only ``--headers all`` keeps.
+    which only ``--headers all`` keeps. *name_label* gives the label of a field name.
     """
 
-    __slots__ = ("links", "names", "starts")
+    __slots__ = ("_name_label", "_names", "_starts", "_text", "links")
 
-    def __init__(self, links: bool, starts: list[int], names: list[str]) -> None:
+    def __init__(self, links: bool, text: str, name_label: Callable[[str], str]) -> None:
         super().__init__()
         self.links = links
-        self.starts = starts
-        """Where each line starts, in order."""
-        self.names = names
-        """The label of each line."""
+        self._text = text
+        self._name_label = name_label
+        self._starts: list[int] | None = None
+        self._names: list[str] = []
 
     def wanted(self, headers: str) -> bool:
         return headers == "all" or (self.links and headers == "links")
 
     def label_at(self, pos: int) -> str | None:
-        i = bisect_right(self.starts, pos) - 1
-        return self.names[i] if i >= 0 else None
+        starts = self._starts if self._starts is not None else self._read()
+        i = bisect_right(starts, pos) - 1
+        return self._names[i] if i >= 0 else None
+
+    def _read(self) -> list[int]:
+        """Where each line starts (kept, with the label of each)."""
+        lines = self._text.split("\n\n")
+        starts = list(accumulate([len(line) + 2 for line in lines[:-1]], initial=0))
+        self._names = [self._name_label(line.partition(":")[0]) for line in lines]
+        self._starts = starts
+        return starts
 
 
 PENDING = 1 << 19

@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterator
 from email.errors import HeaderParseError
 from email.header import decode_header
-from itertools import accumulate
 from typing import NamedTuple
 
 from urimine._memo import Memo
@@ -32,10 +31,7 @@ from urimine.sources.text import decode_bytes
 from urimine.sources.unit import CutBytes, Ending, Unit
 
 _MSGID = re.compile(r"<([^<>]*)>")
-_CUT_WORD = re.compile(r"\S*:\S*(?= \[\.\.\.\])")
-"""A word with a colon that `` [...]`` follows: where a report quotes a message cut short
-(SpamAssassin's ``Content preview``), the word before the mark is cut, and a URI there
-would be taken for whole (``https://syzkaller.a [...]``). The message's text has it."""
+
 _HOLDS_URI = re.compile(r":\S|<[^<>]*:")
 """What the decoded value of an unstructured field must show to be scanned: what
 ``headers._TRIGGERED`` looks for in the raw value, an encoded word (RFC 2047) decoded."""
@@ -102,8 +98,8 @@ def _line(f: Field) -> _Line | None:
         value = decode_value(raw)
         if f.key in BASE_FIELDS:
             value = base_field_uri(value)
-        elif "[...]" in value:
-            value = _CUT_WORD.sub("", value)
+        elif " [...]" in value:
+            value = _without_cut_words(value)
         links = kind == LINK or ANGLE_SCHEME.search(raw) is not None
         if links or _HOLDS_URI.search(value):
             line = _Line(f"{f.name.decode('latin-1')}: {value}", label(f.key), links, cut)
@@ -112,12 +108,25 @@ def _line(f: Field) -> _Line | None:
     return line
 
 
+def _without_cut_words(value: str) -> str:
+    """*value* without each word with a colon that `` [...]`` follows: where a report
+    quotes a message cut short (SpamAssassin's ``Content preview``), the word before
+    the mark is cut, and a URI there would be taken for a whole one
+    (``https://syzkaller.a [...]``). The message's own text has it whole."""
+    pieces = value.split(" [...]")
+    for i, piece in enumerate(pieces[:-1]):
+        start = max(piece.rfind(" "), piece.rfind("\t")) + 1
+        if ":" in piece[start:]:
+            pieces[i] = piece[:start]
+    return " [...]".join(pieces)
+
+
 def _last_blank(raw: bytes, end: int) -> int:
     """Where the last white space at or before *end* is in *raw* (0 if none)."""
     return max(raw.rfind(b" ", 0, end + 1), raw.rfind(b"\t", 0, end + 1), 0)
 
 
-def header_texts(fields: list[Field]) -> Iterator[tuple[str, FieldLines, list[str]]]:
+def header_texts(fields: list[Field]) -> list[tuple[str, FieldLines, list[str]]]:
     """The texts of a header's units, each with the labels of its lines and its defects:
     first that of the fields ``--headers links`` keeps, then that of the other
     unstructured fields (:mod:`.mail_fields`); each field a ``Name: value`` line, an
@@ -128,18 +137,22 @@ def header_texts(fields: list[Field]) -> Iterator[tuple[str, FieldLines, list[st
         line = _line(f)
         if line is not None:
             (links if line.links else others).append(line)
-    for lines, kind in ((links, True), (others, False)):
-        if lines:
-            yield _unit_text(lines, kind)
+    texts = [_unit_text(links, True)] if links else []
+    if others:
+        texts.append(_unit_text(others, False))
+    return texts
 
 
 def _unit_text(lines: list[_Line], links: bool) -> tuple[str, FieldLines, list[str]]:
     """The text of a header unit of *lines*, their labels and the unit's defects."""
-    texts = [line.text for line in lines]
-    starts = list(accumulate([len(text) + 2 for text in texts[:-1]], initial=0))
-    labels = FieldLines(links, starts, [line.label for line in lines])
+    text = "\n\n".join([line.text for line in lines]) + "\n"
     defects = [f"{x.label[7:]} field over {MAX_FIELD} bytes: cut" for x in lines if x.cut]
-    return "\n\n".join(texts) + "\n", labels, defects
+    return text, FieldLines(links, text, name_label), defects
+
+
+def name_label(name: str) -> str:
+    """The label of a field named *name* (as a header unit's line shows it)."""
+    return label(name.lower().encode("latin-1", "replace"))
 
 
 def message_id(fields: list[Field]) -> str | None:
@@ -170,7 +183,10 @@ def message_units(raw: bytes, source: str, doc_index: int) -> Iterator[Unit]:
     mid = message_id(fields)
     units: list[Unit] = []
     for item in walker.message(fields, data, body, len(data), "", None):
-        units.extend(_units_for(item, source, doc_index, mid))
+        if isinstance(item, HeaderBlock):
+            units.extend(_header_units(item, source, doc_index, mid))
+        else:
+            units.append(_part_unit(item, source, doc_index, mid))
     if walker.defects:
         if not units:
             units.append(Unit(source, [], doc_index, "headers", message_id=mid, is_mail=True))
@@ -178,22 +194,22 @@ def message_units(raw: bytes, source: str, doc_index: int) -> Iterator[Unit]:
     yield from units
 
 
-def _units_for(
-    item: HeaderBlock | TextPart, source: str, doc_index: int, mid: str | None
-) -> Iterator[Unit]:
-    """The units for one walker item: a header block's (none without a field that may
-    hold a URI), or a text part's."""
-    if isinstance(item, HeaderBlock):
-        part = f"{item.path}.headers" if item.path else "headers"
-        for text, labels, defects in header_texts(item.fields):
-            ending = Ending(item.cut, labels)
-            yield Unit(source, [text], doc_index, part, message_id=mid, is_mail=True,
-                       defects=defects, ending=ending)  # fmt: skip
-        return
+def _header_units(item: HeaderBlock, source: str, doc_index: int, mid: str | None) -> list[Unit]:
+    """The units of a header block (none without a field that may hold a URI)."""
+    part = f"{item.path}.headers" if item.path else "headers"
+    return [
+        Unit(source, [text], doc_index, part, message_id=mid, is_mail=True, defects=defects,
+             ending=Ending(item.cut, labels))
+        for text, labels, defects in header_texts(item.fields)
+    ]  # fmt: skip
+
+
+def _part_unit(item: TextPart, source: str, doc_index: int, mid: str | None) -> Unit:
+    """The unit of a text part; an HTML part's link lines labelled."""
     html = item.subtype == "html"
     stretches = Stretches() if html else None
     chunks = list(html_chunks((item.text,), item.base, stretches)) if html else [item.text]
-    yield Unit(
+    return Unit(
         source,
         chunks,
         doc_index,

@@ -27,6 +27,8 @@ _HOST_SPACE = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?//[^/?#]*[\x00-\x20]")
 section 3.5), so no URL at all."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _DROP_SCHEMES = ("javascript:", "data:")
+_CLEAN_ABSOLUTE = re.compile(r'([A-Za-z][A-Za-z0-9+.-]*:)[^\x00-\x20"<>\x7f]*\Z')
+"""An absolute URL with nothing to remove or encode."""
 
 
 def browser_url(value: str) -> str | None:
@@ -47,10 +49,9 @@ def web_url(value: str, base: str | None) -> str | None:
     reads in it: :func:`absolutize` of :func:`browser_url`, the common case (an absolute
     URL with nothing to remove or encode) taken at once."""
     value = value.strip()
-    if not _ENCODED.search(value):
-        scheme = _SCHEME.match(value)
-        if scheme is not None and value[: scheme.end()].lower() not in _DROP_SCHEMES:
-            return value
+    clean = _CLEAN_ABSOLUTE.match(value)
+    if clean is not None and clean[1].lower() not in _DROP_SCHEMES:
+        return value
     return absolutize(browser_url(value), base)
 
 
