@@ -201,3 +201,19 @@ def test_a_warc_record_labels_its_links(tmp_path: Path) -> None:
         ("https://site.example/about", "html:href"),
         ("https://site.example/dir/bg.gif", "html:background"),
     ]
+
+
+def test_labels_waiting_for_a_hit_stay_bounded() -> None:
+    """Link lines whose URIs give no hit (hostile input) are not remembered without end:
+    past PENDING waiting stretches the oldest half is forgotten."""
+    from urimine.sources.labels import PENDING, Stretches
+
+    labels = Stretches()
+    spans = ((1, 10, "html:href"),)
+    for block in range(3):
+        base = block * PENDING * 20
+        starts = list(range(base, base + PENDING * 20, 20))
+        labels.extend(starts, [s + 10 for s in starts], [spans] * PENDING)
+        assert len(labels) <= PENDING
+    last = 3 * PENDING * 20 - 20
+    assert labels.label_at(last + 5) == "html:href"  # the newest are kept

@@ -260,3 +260,12 @@ def test_easy_ham_x_url_fields_are_found_in_every_message(tmp_path: Path) -> Non
         context = str(r["context"])
         if context.startswith("header:"):
             assert field_kind(context[7:].encode()) is not None, r
+
+
+def test_a_name_that_is_no_field_name_is_labelled_other(tmp_path: Path) -> None:
+    long_name = "X-" + "a" * 70
+    raw = message(f"{long_name}: see http://long.example/", "X-Short: http://short.example/")
+    assert header_hits(tmp_path, raw) == [
+        ("http://long.example/", "header:other"),
+        ("http://short.example/", "header:x-short"),
+    ]

@@ -134,8 +134,9 @@ class Stretches(Labels):
     def extend(self, starts: list[int], ends: list[int], spans: list[Spans]) -> None:
         """Stretches ``[starts[i], ends[i])`` with their labelled spans, in text order
         and after those added before."""
-        if len(self._starts) - self._next + len(starts) > PENDING:
-            self._forget(self._next + PENDING // 2)
+        excess = len(self._starts) - self._next + len(starts) - PENDING
+        if excess > 0:
+            self._forget(self._next + max(excess, PENDING // 2))
         self._starts.extend(starts)
         self._ends.extend(ends)
         self._spans.extend(spans)
@@ -145,7 +146,7 @@ class Stretches(Labels):
         return len(self._starts) - self._next
 
     def _forget(self, upto: int) -> None:
-        """Drop the stretches before index *upto*."""
+        """Drop the stretches before index *upto* (all of them, if there are fewer)."""
         upto = min(upto, len(self._starts))
         del self._starts[:upto]
         del self._ends[:upto]
