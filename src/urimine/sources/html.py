@@ -25,10 +25,11 @@ from typing import NamedTuple
 
 from urimine._wordtree import word_tree
 from urimine.sources.html_attrs import URL_NAMES, attributes, css_urls, tag_links
+from urimine.sources.html_charset import META_PRESCAN, meta_charset
 from urimine.sources.labels import Spans, Stretches
 from urimine.sources.weburl import absolutize, browser_url, web_url
 
-__all__ = ["absolutize", "find_base", "html_chunks", "html_to_text", "meta_charset"]
+__all__ = ["META_PRESCAN", "absolutize", "find_base", "html_chunks", "html_to_text", "meta_charset"]
 
 _MAX_TAG = 8192
 """Longest tag the walker accepts; bounds the work per ``<`` on hostile input."""
@@ -126,25 +127,6 @@ _ATTR = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 _BASE = re.compile(rf"<base\b({_IN_TAG})>", re.I)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _STRIP_IN_URL = re.compile(r"[\t\n\r]")
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
-"""A ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``."""
-_UTF16_LABELS = frozenset(
-    {
-        "csunicode",
-        "iso-10646-ucs-2",
-        "ucs-2",
-        "unicode",
-        "unicodefeff",
-        "unicodefffe",
-        "utf-16",
-        "utf-16be",
-        "utf-16le",
-    }
-)
-"""The labels of UTF-16LE and UTF-16BE in the WHATWG Encoding Standard."""
-META_PRESCAN = 1024
-"""Bytes of an HTML document searched for its ``<meta>`` charset: HTML's encoding
-sniffing prescans the first 1024 bytes."""
 _LINK_ATTRS = frozenset({"href", "src"})
 _DROP_SCHEMES = ("javascript:", "data:")
 _CACHED_ATTRS = 512
@@ -180,21 +162,6 @@ _COMMON = re.compile("|".join(re.escape(reference) for reference, _ in _COMMON_R
 def _common_char(match: re.Match[str]) -> str:
     """The character of a reference found by :data:`_COMMON`."""
     return _COMMON_CHARS[match[0]]
-
-
-def meta_charset(data: bytes, end: int = META_PRESCAN) -> str | None:
-    """The charset an HTML document's ``<meta>`` declares within ``data[:end]``, or None.
-
-    For a payload that names none in its Content-Type (an HTTP response, a mail
-    part). Searched in place, without slicing the document.
-    """
-    meta = _META_CHARSET.search(data, 0, end)
-    if meta is None:
-        return None
-    charset = meta.group(1).decode("ascii")
-    # HTML's prescan: "If charset is UTF-16BE/LE, then set charset to UTF-8" (the
-    # declaration was read as ASCII bytes, so the document cannot be UTF-16).
-    return "utf-8" if charset.lower() in _UTF16_LABELS else charset
 
 
 def find_base(html: str, base: str | None) -> str | None:

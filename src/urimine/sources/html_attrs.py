@@ -76,11 +76,8 @@ def tag_links(attrs: str, base: str | None) -> list[tuple[str, str]]:
         if how is None:
             if key == "content":
                 content = raw  # a refresh's URL if http-equiv says so, in any order
-            elif key == "style":
-                if "(" in raw or "@" in raw:
-                    _add(out, "html:style", css_urls(attr_value(raw)), base)
-            elif (":" in raw or "&" in raw) and _is_absolute(value := attr_value(raw)):
-                _add(out, "html:" + key if _NAME.fullmatch(key) else "html:other", (value,), base)
+            else:
+                _other(out, key, raw, base)
         elif how == _ONE:
             _add(out, "html:" + key, (attr_value(raw),), base)
         elif how == _LIST:
@@ -90,6 +87,16 @@ def tag_links(attrs: str, base: str | None) -> list[tuple[str, str]]:
     if content is not None:
         _content(out, content, attrs, base)
     return out
+
+
+def _other(out: list[tuple[str, str]], key: str, raw: str, base: str | None) -> None:
+    """The URLs of an attribute that takes none by HTML's definition: a ``style``'s CSS
+    ``url()`` s, else the whole value if it is an absolute URI."""
+    if key == "style":
+        if "(" in raw or "@" in raw:
+            _add(out, "html:style", css_urls(attr_value(raw)), base)
+    elif (":" in raw or "&" in raw) and _is_absolute(value := attr_value(raw)):
+        _add(out, "html:" + key if _NAME.fullmatch(key) else "html:other", (value,), base)
 
 
 def _add(out: list[tuple[str, str]], label: str, urls: Iterable[str], base: str | None) -> None:
