@@ -9,7 +9,7 @@ the slowest, as a multiple of the benchmark's ordinary-text rate.
                                                               # tags or brackets
 
 The second family is where candidates the rules reject crowd: it found the shapes that
-the word leaps (scanner.Scanner._word_leap) now pass over. Pieces with hits cost what
+the word leaps (urimine/fast/words.py) now pass over. Pieces with hits cost what
 their hits cost (see bench/run.py's naive floor) and are listed apart.
 """
 

@@ -69,7 +69,7 @@ TEXT: dict[str, str] = {
     "'<' after a letter, no colon": "a<",
     # rejected candidates the C-level prefilters do not know: each takes the rules'
     # general path (some 5 us), unless the word leaps of a scanner of hits only pass
-    # over their words (Scanner._word_leap); not those joined at hyphens at line ends
+    # over their words (fast/words.py); not those joined at hyphens at line ends
     # (some 18 us each), nor those that never repeat
     "a bad character after the colon": "tel:1]~ ",
     "a bad host": "HTTP://A.B[a ",

@@ -612,7 +612,7 @@ def test_latin1_with_encoding() -> None:
 def test_binary_file_skipped_with_notice_and_summary() -> None:
     path = str(FIXTURES / "binary.bin")
     quiet = run("--no-progress", path)
-    assert quiet.returncode == 0 and quiet.stdout == b""
+    assert quiet.returncode == 1 and quiet.stdout == b""  # nothing written: no error
     assert quiet.stderr == b"urimine: 1 file was skipped as binary (-v lists them)\n"
     verbose = run("--no-progress", "-v", path, str(FIXTURES / "sample.txt.bz2"))
     assert verbose.returncode == 0
@@ -620,7 +620,7 @@ def test_binary_file_skipped_with_notice_and_summary() -> None:
     assert f"urimine: {path}: binary file skipped" in err.splitlines()
     assert re.search(
         r"^urimine: 2 inputs, 1 documents, 2 URIs, 2 written, 0 defects, 0 errors, "
-        r"[0-9.]+ MB in [0-9.]+ s \([0-9.]+ MB/s\)$",
+        r"[0-9.]+ MB decoded in [0-9.]+ s \([0-9.-]+ MB/s, no worker processes\)$",
         err,
         re.M,
     ), err

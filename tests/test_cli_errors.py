@@ -2,7 +2,7 @@
 
 The README promises: ``urimine: PATH: reason`` on stderr for each input that could not
 be read completely, everything readable in it still extracted, the run going on with
-the other inputs, exit 1; exit 2 for usage errors; 130 when interrupted; ``-o FILE``
+the other inputs, exit 2 (as for usage errors); 130 when interrupted; ``-o FILE``
 written atomically. And never a traceback.
 """
 
@@ -75,7 +75,7 @@ def test_truncated_compressed_file(name: str) -> None:
     bad = str(FIXTURES / name)
     good = str(FIXTURES / "sample.txt.bz2")
     proc = run("--no-progress", bad, good)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     err = proc.stderr.splitlines()
     assert len(err) == 1 and re.fullmatch(rf"urimine: {re.escape(bad)}: \S.*", err[0]), err
     out = proc.stdout.splitlines()
@@ -97,7 +97,7 @@ def test_truncated_gzip_through_stdin_names_stdin() -> None:
     proc = subprocess.run(
         [urimine_exe(), "--no-progress", "-"], input=data, capture_output=True, check=False
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.decode().startswith("urimine: -: ")
     assert b"Traceback" not in proc.stderr
     assert proc.stdout.decode().splitlines()[:50] == NUMBERED[:50]
@@ -106,7 +106,7 @@ def test_truncated_gzip_through_stdin_names_stdin() -> None:
 def test_truncated_warc_record() -> None:
     bad = str(FIXTURES / "truncated-record.warc.gz")
     proc = run("--no-progress", bad, str(FIXTURES / "crawl.warc.wet.gz"))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     (line,) = proc.stderr.splitlines()
     assert line.startswith(f"urimine: {bad}: ") and "urn:uuid:44444444" in line
     out = proc.stdout.splitlines()
@@ -122,7 +122,7 @@ def test_truncated_warc_record() -> None:
 def test_missing_file_does_not_stop_the_run(tmp_path: Path) -> None:
     missing = str(tmp_path / "no-such-file.txt")
     proc = run("--no-progress", missing, str(FIXTURES / "sample.txt.bz2"), "-v")
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert f"urimine: {missing}: No such file or directory" in proc.stderr.splitlines()
     assert proc.stdout.splitlines() == [
         "http://example.org/plain",
@@ -138,7 +138,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     locked.write_text("http://example.org/secret\n")
     locked.chmod(0)
     proc = run("--no-progress", str(locked))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.startswith(f"urimine: {locked}: ")
 
 
@@ -150,7 +150,7 @@ def test_several_bad_inputs_all_reported(tmp_path: Path) -> None:
         str(FIXTURES / "truncated-record.warc.gz"),
     ]
     proc = run("--no-progress", "-j", "2", *bad)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     reported = [line.split(": ")[1] for line in proc.stderr.splitlines()]
     assert reported == bad
 
@@ -162,7 +162,7 @@ def test_partial_gzip_of_a_real_file(tmp_path: Path) -> None:
     cut = tmp_path / "cut.mbox.gz"
     cut.write_bytes(data[: len(data) // 3])
     proc = run("--no-progress", str(cut))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.startswith(f"urimine: {cut}: ")
     whole = run("--no-progress", str(CORPORA / "mail" / "linux-man.mbox.gz")).stdout.splitlines()
     part = proc.stdout.splitlines()
@@ -310,7 +310,7 @@ def test_output_file_written_on_success(tmp_path: Path) -> None:
 def test_output_file_written_when_an_input_fails(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     proc = run("--no-progress", "-o", str(target), str(FIXTURES / "truncated.txt.gz"))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert target.read_text().splitlines()[:50] == NUMBERED[:50]
 
 

@@ -33,6 +33,7 @@ from typing import IO
 import pytest
 
 from helpers import urimine_exe
+from urimine.jobs import usable_cpus
 from urimine.pipeline import Options, iter_records
 
 TIMEOUT = 120  # seconds for any one run: generous, the machine may be busy
@@ -451,7 +452,7 @@ def test_too_many_jobs_are_capped_at_the_usable_cpus(tmp_path: Path) -> None:
     res = run("--no-progress", "-v", "-j", "10000000", str(src))
     assert res.status == 0
     assert res.out == b"http://a.example/\nhttp://b.example/\n"
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpus = usable_cpus()  # the affinity mask, and a cgroup's CPU quota
     assert f"urimine: -j 10000000: {cpus} worker processes, one per usable CPU\n" in res.err
 
 
@@ -469,7 +470,7 @@ def test_control_characters_in_names_are_escaped_on_stderr(tmp_path: Path) -> No
     )
     missing = tmp_path / "gone\x9b31m.txt"
     res = run("--no-progress", str(cut), str(missing))
-    assert res.status == 1
+    assert res.status == 2
     assert res.out.decode().splitlines()[0] == "http://ok.example/a"
     lines = res.err.splitlines()
     assert len(lines) == 2
@@ -498,7 +499,7 @@ def test_non_utf8_file_names_in_every_format(
     out = tmp_path / f"out.{fmt}"
     args = ["--no-progress", "-j", jobs, "-f", fmt, str(folder), gone]
     res = run(*args, *(["-o", str(out)] if to_file else []), env={"PYTHONIOENCODING": "utf-8"})
-    assert res.status == 1
+    assert res.status == 2
     assert res.err == f"urimine: {folder}/gone\\xff.txt: No such file or directory\n"
     written = out.read_bytes() if to_file else res.out
     text = written.decode("utf-8")  # the output is valid UTF-8 in every format
@@ -549,7 +550,7 @@ def test_closed_stdin_is_an_input_error(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("see http://a.example/\n")
     res = run("--no-progress", "-", str(src), preexec_fn=lambda: os.close(0))
-    assert res.status == 1
+    assert res.status == 2
     assert res.err == "urimine: -: standard input is closed\n"
     assert res.out == b"http://a.example/\n"
 
@@ -558,7 +559,7 @@ def test_closed_stderr_keeps_messages_out_of_the_output(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("see http://a.example/\n")
     res = run("--no-progress", str(tmp_path / "missing"), str(src), preexec_fn=lambda: os.close(2))
-    assert res.status == 1
+    assert res.status == 2
     assert res.out == b"http://a.example/\n"
 
 

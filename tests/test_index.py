@@ -56,10 +56,12 @@ def _query(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[in
 
 
 def _stats(capsys: pytest.CaptureFixture[str], db: Path) -> dict[str, object]:
+    """``stats`` as a dict: its JSON Lines are name/value rows."""
     status, out = _query(capsys, db, "stats", "--format", "jsonl")
     assert status == 0
-    result: dict[str, object] = json.loads(out)
-    return result
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert all(list(row) == ["name", "value"] for row in rows)
+    return {row["name"]: row["value"] for row in rows}
 
 
 def _dump(db: Path) -> list[str]:
@@ -128,8 +130,9 @@ def test_index_and_query(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     assert [json.loads(line)["uri"] for line in out.splitlines()] == ["mailto:carol@example.org"]
     status, out = _query(capsys, db, "top", "--host", "EXAMPLE.com", "--by", "occurrences")
     assert [line.split() for line in out.splitlines()] == [
-        ["3", "3", "http://example.com/a"],
-        ["1", "2", "http://example.com/b"],
+        ["documents", "occurrences", "scheme", "host", "key", "uri"],
+        ["3", "3", "http", "example.com", "http://example.com/a", "http://example.com/a"],
+        ["1", "2", "http", "example.com", "http://example.com/b", "http://example.com/b"],
     ]
     status, out = _query(capsys, db, "hosts", "--format", "jsonl")
     first = json.loads(out.splitlines()[0])
@@ -224,7 +227,7 @@ def test_new_options_reindex(
 ) -> None:
     db = tmp_path / "links.db"
     assert _index(db, corpus) == 0
-    assert _index(db, corpus, "--scheme-extra", "x-made-up", "-v") == 0
+    assert _index(db, corpus, "--extra-scheme", "x-made-up", "-v") == 0
     assert "0 unchanged, 0 unreadable" in capsys.readouterr().err
 
 
@@ -235,14 +238,14 @@ def test_unreadable_input(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFi
     missing = tmp_path / "missing.txt"
     db = tmp_path / "links.db"
     capsys.readouterr()
-    assert _index(db, missing, corpus) == 1
+    assert _index(db, missing, corpus) == 2
     err = capsys.readouterr().err
     assert f"urimine: {missing}: " in err and f"urimine: {truncated}: " in err
     assert "Traceback" not in err
     stats = _stats(capsys, db)
     assert stats["incomplete_sources"] == 1  # the truncated file; the missing one not at all
     assert stats["sources"] == 4
-    assert _index(db, corpus) == 1  # a source with an error is not skipped next time
+    assert _index(db, corpus) == 2  # a source with an error is not skipped next time
 
 
 def _refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], db: Path, message: str) -> None:
@@ -425,7 +428,10 @@ def test_one_file_under_several_spellings(
     }
     assert len(outputs) == 1
     status, out = outputs.pop()
-    assert status == 0 and out.startswith(f"{os.path.realpath(text)}#0 ")
+    rows = list(
+        csv.DictReader(io.StringIO(_query(capsys, db, "links-from", str(text), "-f", "csv")[1]))
+    )
+    assert status == 0 and {r["source"] for r in rows} == {os.path.realpath(text)}
     assert "ftp://ftp.example.net/pub/" in out
 
 
@@ -442,7 +448,7 @@ def test_deleted_files_are_pruned(
     assert _index(db, corpus, "--no-prune") == 0
     assert _stats(capsys, db)["sources"] == 4  # a.txt, empty.txt, list.mbox, old/gone.txt
     assert _query(capsys, db, "links-from", str(corpus / "a.txt"))[0] == 0
-    assert _index(db, corpus / "old") == 1  # a root that does not exist prunes nothing
+    assert _index(db, corpus / "old") == 2  # a root that does not exist prunes nothing
     assert _stats(capsys, db)["sources"] == 4
     capsys.readouterr()
     assert _index(db, corpus, "-v") == 0

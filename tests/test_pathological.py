@@ -1,27 +1,25 @@
-"""Hostile inputs finish in time linear in their size (issue 2; issue 5: within 10x).
+"""Hostile inputs finish in time linear in their size, at 5 MB/s at least (issue 27).
 
-Times are CPU seconds and compared as ratios against the same amount of ordinary text
-scanned in the same test, never as absolute bounds, so a slow or busy machine does not
-make the test flaky; each measurement is the best of three.
+Timing tests, run by ``pytest -m perf`` (not in the default run). Times are CPU
+seconds, each the median of five runs, and compared as ratios against text scanned in
+the same test, never as absolute bounds: a slow or busy machine slows both alike.
 """
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
 
-import urimine.scanner as scanner_module
 from helpers import cpu_seconds
-from urimine import Scanner
+from urimine import Scanner, Speed
+
+pytestmark = pytest.mark.perf
 
 SIZE = 500_000
-ORDINARY_LINE = (
-    "The IETF publishes its RFCs at https://www.rfc-editor.org/rfc/rfc3986.txt; see also "
-    '<URL:ftp://ftp.example.org/pub/> and "http://example.com/a?b=c". Note: 10:30 Re:\n'
-)
 
 
 # A paragraph of a Word document's XML (document.xml): every tag a prefixed name.
@@ -31,22 +29,25 @@ WORD_XML = (
 )
 
 
-def _scan(text: str, **options: int) -> None:
+def _scan(text: str, **options: object) -> None:
     scanner = Scanner(**options)  # type: ignore[arg-type]
     scanner.feed(text)
     scanner.close()
 
 
-def _scan_time(text: str) -> float:
-    return cpu_seconds(lambda: _scan(text))
+def _scan_time(text: str, speed: Speed | None = None) -> float:
+    """CPU seconds of ``finditer`` over *text* (a text given whole, hits only), each
+    measure from the same collector state: a full collection falling in one run and not
+    in the other is no part of the scanner's scaling."""
+    gc.collect()
+    return cpu_seconds(lambda: sum(1 for _ in Scanner(speed=speed).hits([text])))
+
+
+_NO_WORD_LEAPS = Speed().without("word_leaps")
 
 
 def _fill(piece: str, n: int) -> str:
     return (piece * (n // len(piece) + 1))[:n]
-
-
-def _ordinary(n: int) -> str:
-    return (ORDINARY_LINE * (n // len(ORDINARY_LINE) + 1))[:n]
 
 
 HOSTILE: dict[str, Callable[[int], str]] = {
@@ -165,26 +166,14 @@ HOSTILE: dict[str, Callable[[int], str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def ordinary_time() -> float:
-    return _scan_time(_ordinary(SIZE))
-
-
-@pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_input_within_ten_times_ordinary_text(name: str, ordinary_time: float) -> None:
-    ordinary = ordinary_time
-    hostile = _scan_time(HOSTILE[name](SIZE))
-    assert hostile / ordinary < 10, f"{name}: {hostile:.3f}s vs ordinary {ordinary:.3f}s"
-
-
-# Prose without a single URI: the fastest ordinary text (about 1.7 times the rate of
-# the RFC text the benchmark compares with). Against it the bound above would not hold
-# for every input: this guard is looser, and catches a cliff (an input that needs Python
-# work per few bytes) that the URI-dense reference above hides.
+# Prose without a single URI: ordinary text at its fastest (some 650 MB/s on a busy
+# 2-core machine, 1 GB/s idle). The bound of issue 27, 5 MB/s on any input, is held as
+# a ratio to it: at most 100 times its time (6.5 MB/s here, 10 idle).
 SPARSE_LINE = (
     "The IETF publishes its documents as plain text; this sentence has no links at all, "
     "only words, numbers like 10:30 and 2002, and punctuation (here), Re: and Note: too.\n"
 )
+BOUND_RATIO = 100
 
 
 @pytest.fixture(scope="module")
@@ -192,17 +181,11 @@ def sparse_time() -> float:
     return _scan_time(_fill(SPARSE_LINE, 4 * SIZE))
 
 
-# Not held to the bound below: "words with a URI now and then" has a hit every 96
-# bytes, each costing what a hit costs (see bench: words-and-uris), some 30x this
-# prose; "URIs ending in a hyphen, no line end" a hit every 10 bytes.
-_NOT_SPARSE_BOUND = {"words with a URI now and then", "URIs ending in a hyphen, no line end"}
-
-
-@pytest.mark.parametrize("name", sorted(n for n in HOSTILE if n not in _NOT_SPARSE_BOUND))
-def test_hostile_input_within_thirty_times_sparse_text(name: str, sparse_time: float) -> None:
-    """Every input without hits but those of _NOT_SPARSE_BOUND."""
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_at_five_megabytes_a_second(name: str, sparse_time: float) -> None:
     hostile = _scan_time(HOSTILE[name](4 * SIZE))
-    assert hostile / sparse_time < 30, f"{name}: {hostile:.3f}s vs sparse {sparse_time:.3f}s"
+    ratio = hostile / sparse_time
+    assert ratio < BOUND_RATIO, f"{name}: {hostile:.3f}s, {ratio:.0f}x sparse prose"
 
 
 @pytest.mark.parametrize(
@@ -258,7 +241,7 @@ def test_candidates_in_one_hyphen_chain_cost_no_more_for_a_longer_bound(piece: s
     at 8 KB, six times less than at 1 KB). A URN's chain is matched once: a URN joined
     is a hit, or a rejection that passes over its pieces, and one whose first piece is
     rejected is not joined."""
-    text = _fill(piece, SIZE // 4)
+    text = _fill(piece, 2 * SIZE)
     short = cpu_seconds(lambda: _scan(text, max_candidate_len=1024))
     long = cpu_seconds(lambda: _scan(text, max_candidate_len=8192))
     assert long / short < 2, f"{long:.3f}s at 8 KB vs {short:.3f}s at 1 KB"
@@ -272,34 +255,25 @@ def test_colons_in_long_runs_cost_about_what_they_cost_in_short_ones(piece: str)
     """Lines just under the length bound with a scheme's colon every few characters,
     each candidate cut short or rejected (seed 002 Appendix E: a URI ends at the first
     character its grammar does not allow; after an opener, at the first closer without
-    its opener). Each candidate's run is the rest of the line: once it was matched to
-    its end, and its brackets counted closer by closer, for every candidate (0.1 MB/s
-    for "[tel:1[a]" in lines of 7 KB); now the run's end and its bracket levels are
-    kept for the candidates after the first (rules.bare._run_end, rules.brackets; a
-    URN's end likewise, _urn_end: "_urn:urn:-", whose NID is reserved, 0.1 MB/s). A
-    scanner of hits only asked at every colon before "[" or a bad escape how far its
-    run goes (0.5 MB/s for "tel:[" in lines of 7 KB, 11 times less than in lines of
-    500), and at every "http:" without "//" (_no_hit_at); now where the line breaks
-    and spaces are (scanner._Triggers._near_stops). The word leaps are off here: they
-    pass over lines that repeat, short ones much sooner than long ones (see
-    test_rejected_candidates_that_repeat_are_leapt_over)."""
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "_WORD_MISSES", 1 << 60)
-        short = _scan_time(_fill(_fill(piece, 500) + "\n", SIZE // 8))
-        long = _scan_time(_fill(_fill(piece, 7000) + "\n", SIZE // 8))
+    its opener). Each candidate's run is the rest of the line: its end and its bracket
+    levels are read once for every candidate of the run (``Speed.kept``), and the dense
+    colon search finds the runs that may be too long once a block (``long zones``).
+    The word leaps are off: they would pass over lines that repeat."""
+    short = _scan_time(_fill(_fill(piece, 500) + "\n", SIZE // 8), _NO_WORD_LEAPS)
+    long = _scan_time(_fill(_fill(piece, 7000) + "\n", SIZE // 8), _NO_WORD_LEAPS)
     assert long / short < 3, f"lines of 7 KB took {long / short:.1f}x the time of lines of 500"
 
 
 def _hits_time(text: str) -> float:
-    return cpu_seconds(lambda: list(Scanner().hits([text])))
+    speed = Speed().tuned(slice=4096)
+    return cpu_seconds(lambda: list(Scanner(speed=speed).hits([text])))
 
 
-def test_a_long_text_given_whole_scales_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_text_given_whole_scales_linearly() -> None:
     """A text given whole is scanned a slice at a time (Scanner.hits); a text with hits
     in every slice but no "<" at all once cost a search for "<" to its end in every
     slice: time quadratic in its length. Slices are made small here so that it shows
     at a test's size."""
-    monkeypatch.setattr(scanner_module, "_SLICE", 4096)
     line = "See https://a.example/x for more on the topic of today's text, in prose.\n"
     small = _hits_time(_fill(line, SIZE // 2))
     large = _hits_time(_fill(line, SIZE * 4))
@@ -335,90 +309,27 @@ def test_trailing_closers_cost_linear_time() -> None:
     assert long / short < 3, f"{long:.3f}s vs {short:.3f}s"
 
 
-def test_masking_recurring_tags_never_costs_much() -> None:
-    """The leaps mask a recurring tag once decided (scanner._angle_alarm): tags that
-    recur, but each only a dozen times, must not cost much more than tags that never
-    recur (which are not masked at all). A mask for every tag once cost 6x."""
-    dozen = _scan_time(_fill("".join(f"<a:b{i}>" * 12 for i in range(2000)), SIZE * 4))
-    distinct = _scan_time(_fill("".join(f"<a:b{i}>" for i in range(20000)), SIZE * 4))
-    assert dozen / distinct < 1.5, f"{dozen:.3f}s vs {distinct:.3f}s"
-
-
-def test_tags_of_one_prefix_cost_as_one_tag_repeated() -> None:
-    """Tags that differ but share their prefix ("<a:b0>", "<a:b1>"…, XML of one
-    namespace) are masked by that prefix (scanner._mask_prefix): no dearer than one tag
-    repeated, which is masked whole. Each unmasked "<" cost three times as much."""
-    same = _scan_time(_fill("<a:b>", SIZE * 4))
-    distinct = _scan_time(_fill("".join(f"<a:b{i}>" for i in range(20000)), SIZE * 4))
-    assert distinct / same < 2, f"{distinct:.3f}s vs {same:.3f}s"
-
-
-def test_leaps_among_frequent_hits_search_what_they_pass_over(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Among frequent hits (here one every 96 bytes, among words no rule takes) a leap
-    keeps every name its block holds, and the dense loop goes from one to the next
-    without searching again (scanner._Triggers._to_alarm): far fewer leaps than hits,
-    and the blocks they search add up to a small multiple of the text, not a block of
-    a kilobyte per hit. Counted, not timed."""
-    blocks: list[int] = []
-    leap = scanner_module._Triggers._leap
-
-    def counting(self: scanner_module._Triggers, pos: int) -> int:
-        blocks.append(max(min(self.stride, self.dense_until - pos), 0))
-        return leap(self, pos)
-
-    monkeypatch.setattr(scanner_module._Triggers, "_leap", counting)
-    text = _fill("ab:" * 30 + "tel:1 ", SIZE)
-    hits = list(Scanner().hits([text]))
-    assert len(hits) == SIZE // 96
-    assert 0 < sum(blocks) < 3 * SIZE
-    assert len(blocks) < len(hits) / 8, (len(blocks), len(hits))
-
-
-def test_ten_megabyte_line_without_spaces(ordinary_time: float) -> None:
+def test_ten_megabyte_line_without_spaces(sparse_time: float) -> None:
     text = "x" * 10_000_000
-    assert _scan_time(text) / (ordinary_time * 20) < 10
+    assert _scan_time(text) / (sparse_time * 5) < BOUND_RATIO
 
 
-def _partial_patterns() -> dict[str, object]:
-    """The patterns the rules match by ``regex`` with ``partial=True`` (rules.unfinished
-    and the 1993 URN's shape), each with what it matches at."""
-    from urimine import rules
+@pytest.mark.parametrize("piece", ["<http://a b ", "<URN:a:b:c:d ", "<URL: x ", "http://x- "])
+def test_text_fed_unfinished_costs_what_it_reads(piece: str) -> None:
+    """Fed and not closed, the rules match at each candidate by ``regex`` with
+    ``partial=True`` (more text may come), and ``regex`` may first look for a character
+    the pattern needs to the end of the text: asked at every candidate, that would cost
+    the rest of the text each time (the hyphen rule's gap once did: quadratic)."""
 
-    cfg = rules.Config.build("default", 8192, ())
-    return {
-        "head": rules._LT_HEAD_PARTIAL,
-        "URL: head": rules._LT_URL_HEAD_PARTIAL,
-        "one line": cfg.angle_line_partial,
-        "several lines": rules._angle_multiline(0, 8192),
-        "several quoted lines": rules._angle_multiline(2, 8192),
-        "1993 shape": rules.LEGACY_SHAPE,
-    }
+    def fed(text: str) -> float:
+        return cpu_seconds(lambda: Scanner().feed(text))
+
+    short, long = fed(piece * 5_000), fed(piece * 40_000)
+    assert long / short < 8 * 2, f"x8 input took {long / short:.1f}x time"
 
 
-@pytest.mark.parametrize("name", sorted(_partial_patterns()))
-@pytest.mark.parametrize("piece", ["<http://a b ", "<URN:a:b:c:d ", "<URL: x "])
-def test_partial_matches_cost_what_they_read_not_the_rest_of_the_text(
-    name: str, piece: str
-) -> None:
-    """``regex`` may look for a character its pattern needs (">", ":", a line end) from
-    the position to the end of the text before matching: a pattern asked at every
-    candidate would then cost the rest of the text each time (the hyphen rule's gap
-    did: quadratic). The patterns asked per candidate cost the same at the start of
-    a text without their character whatever its length (the hyphen gap is asked only
-    where the text may end within it, rules.GAP_TO_END)."""
-    pattern = _partial_patterns()[name]
-    short, long = piece * 100, piece * 100_000
-
-    def cost(text: str) -> float:
-        return cpu_seconds(lambda: [pattern.match(text, 0, partial=True) for _ in range(20)], 1e-5)  # type: ignore[attr-defined]
-
-    assert cost(long) / cost(short) < 20, f"{name}: {cost(long):.4f}s vs {cost(short):.4f}s"
-
-
-def _fed(text: str, size: int) -> None:
-    scanner = Scanner()
+def _fed(text: str, size: int, speed: Speed | None = None) -> None:
+    scanner = Scanner(speed=speed)
     for at in range(0, len(text), size):
         scanner.feed(text[at : at + size])
     scanner.close()
@@ -429,7 +340,7 @@ def _fed(text: str, size: int) -> None:
     "piece", ["tel:1]~ ", "mailto:a%zz\n", "HTTP://A.B[a\t", "news:+_%zz-\n", '"tel:1]~", ']
 )
 def test_rejected_candidates_that_repeat_are_leapt_over(piece: str, chunk: int) -> None:
-    """The word leaps of a scanner of hits only (Scanner._word_leap) serve text that
+    """The word leaps of a scanner of hits only (fast/words.py) serve text that
     repeats words of rejected candidates: scanned with them, it costs a fraction of
     what the rules' rejection of each costs (1.5 to 2 MB/s without). Also fed in
     chunks of 16 KB, where every scan ends near the end of an unfinished buffer: no
@@ -437,16 +348,14 @@ def test_rejected_candidates_that_repeat_are_leapt_over(piece: str, chunk: int) 
     there waited a block's length, 64 KB, each time: the same time as without)."""
     text = _fill(piece, SIZE)
 
-    def scan() -> None:
+    def scan(speed: Speed | None) -> None:
         if chunk:
-            _fed(text, chunk)
+            _fed(text, chunk, speed)
         else:
-            _scan(text)
+            _scan(text, speed=speed)
 
-    leaping = cpu_seconds(scan)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "_WORD_MISSES", 1 << 60)
-        stepping = cpu_seconds(scan)
+    leaping = cpu_seconds(lambda: scan(None))
+    stepping = cpu_seconds(lambda: scan(_NO_WORD_LEAPS))
     assert stepping / leaping > 5, f"{leaping:.3f}s with the word leaps, {stepping:.3f}s without"
 
 
@@ -479,4 +388,6 @@ def test_hits_cost_no_more_than_a_naive_parse_of_each(name: str) -> None:
 
     hits = sum(1 for _ in Scanner().hits([text]))
     assert hits >= parse_floor() - 1  # (every naive match is a hit here; the last may be cut)
-    assert cpu_seconds(lambda: sum(1 for _ in Scanner().hits([text]))) <= cpu_seconds(parse_floor)
+    # (A margin for a busy machine: bench/results measures urimine at 0.6 to 0.9 of it.)
+    spent = cpu_seconds(lambda: sum(1 for _ in Scanner().hits([text])))
+    assert spent <= 1.2 * cpu_seconds(parse_floor)

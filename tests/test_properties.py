@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from helpers import scan
-from urimine import Hit, Scanner, dedup_key
-from urimine import scanner as scanner_module
+from urimine import Hit, Scanner, Speed, dedup_key
 
 # Text built from the pieces the rules care about, so that candidates are frequent.
 PIECES = st.sampled_from(
@@ -90,11 +88,10 @@ def test_deciding_at_every_chunk_end_does_not_change_results(text: str) -> None:
     end of unfinished text (or defers as pending) is put to the test, one character at a
     time and at every split in two."""
     whole = scan([text], rejections=True)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "_MIN_BATCH", 1)
-        assert scan(list(text), rejections=True) == whole
-        for k in range(1, len(text), max(1, len(text) // 40)):
-            assert scan([text[:k], text[k:]], rejections=True) == whole
+    every_feed = Speed().tuned(min_batch=1)
+    assert scan(list(text), rejections=True, speed=every_feed) == whole
+    for k in range(1, len(text), max(1, len(text) // 40)):
+        assert scan([text[:k], text[k:]], rejections=True, speed=every_feed) == whole
 
 
 @settings(max_examples=300, deadline=None)
@@ -113,14 +110,13 @@ def test_offsets_slice_back_and_hits_are_ordered(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(TEXT, st.sampled_from([1, 2, 5, 17, 64]), st.integers(0, 300))
 def test_pausing_the_final_scan_changes_nothing(text: str, slice_: int, cut: int) -> None:
-    """Scanner.hits pauses its final scan every _SLICE characters (bounded memory for a
-    text given whole), keeping the sparse finders' next triggers from one pause to the
-    next: the hits are those of one scan, chunked or not."""
+    """Scanner.hits pauses its final scan every Tuning.slice characters (bounded memory
+    for a text given whole), keeping the trigger finder from one pause to the next: the
+    hits are those of one scan, chunked or not."""
     whole = [h for h in scan([text]) if isinstance(h, Hit)]
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(scanner_module, "_SLICE", slice_)
-        assert list(Scanner().hits([text])) == whole
-        assert list(Scanner().hits([text[:cut], text[cut:]])) == whole
+    sliced = Speed().tuned(slice=slice_)
+    assert list(Scanner(speed=sliced).hits([text])) == whole
+    assert list(Scanner(speed=sliced).hits([text[:cut], text[cut:]])) == whole
 
 
 @settings(max_examples=200, deadline=None)

@@ -17,12 +17,14 @@ from urimine.errors import (
     SourceError,
     UrimineError,
 )
+from urimine.files import extract_path
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key, normalize_uri
 from urimine.parser import URI, parse_reference, parse_uri
 from urimine.resolve import resolve
 from urimine.rules import ALL_RULES, PRESETS
 from urimine.scanner import Scanner
+from urimine.speed import ScanStats, Speed, Tuning
 from urimine.urn import URN, LegacyURN, parse_urn
 from urimine.uts58.format import format_link
 
@@ -42,13 +44,17 @@ __all__ = [
     "MissingExtraError",
     "Reason",
     "Rejection",
+    "ScanStats",
     "Scanner",
     "SourceError",
+    "Speed",
+    "Tuning",
     "UrimineError",
     "__version__",
     "dedup_key",
     "extract",
     "extract_chunks",
+    "extract_path",
     "finditer",
     "format_link",
     "normalize_uri",

@@ -1,27 +1,47 @@
-"""Convenience functions over the scanner: whole strings and chunk iterables."""
+"""Convenience functions over the scanner: whole strings and chunk iterables.
+
+Each takes the scanner's options by name: ``rules`` (a preset, ``strict``, ``default`` or
+``lenient``, or rule names from :data:`urimine.ALL_RULES`), ``max_length`` (the longest
+candidate, in characters) and ``extra_schemes`` (schemes taken in bare text as if IANA
+had registered them), as the ``urimine`` command and :func:`urimine.extract_path` do.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from urimine.model import Hit
-from urimine.scanner import Scanner
+from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
 
 __all__ = ["Deduper", "extract", "extract_chunks", "finditer"]
 
 
-def extract_chunks(chunks: Iterable[str], **options: object) -> Iterator[Hit]:
+def extract_chunks(
+    chunks: Iterable[str],
+    *,
+    rules: Iterable[str] | str = "default",
+    max_length: int = DEFAULT_MAX_CANDIDATE_LEN,
+    extra_schemes: Iterable[str] = (),
+) -> Iterator[Hit]:
     """Yield every hit in text given as chunks, in order of appearance."""
-    return Scanner(**options).hits(chunks)  # type: ignore[arg-type]
+    scanner = Scanner(rules=rules, max_candidate_len=max_length, extra_schemes=extra_schemes)
+    return scanner.hits(chunks)
 
 
-def finditer(text: str, **options: object) -> Iterator[Hit]:
+def finditer(
+    text: str,
+    *,
+    rules: Iterable[str] | str = "default",
+    max_length: int = DEFAULT_MAX_CANDIDATE_LEN,
+    extra_schemes: Iterable[str] = (),
+) -> Iterator[Hit]:
     """Yield every URI and URN hit in ``text`` (all occurrences, in order)."""
-    return extract_chunks((text,), **options)
+    return extract_chunks((text,), rules=rules, max_length=max_length, extra_schemes=extra_schemes)
 
 
 class Deduper:
-    """Keeps the first hit per dedup key (002 section 6.2 ladder; 003 section 5)."""
+    """Keeps the first hit per dedup key (RFC 3986 section 6.2 comparison ladder; URNs by
+    RFC 8141 section 3 equivalence)."""
 
     __slots__ = ("seen",)
 
@@ -36,12 +56,18 @@ class Deduper:
         return True
 
 
-def extract(text: str, *, canonical: bool = False, **options: object) -> list[str]:
+def extract(
+    text: str,
+    *,
+    canonical: bool = False,
+    rules: Iterable[str] | str = "default",
+    max_length: int = DEFAULT_MAX_CANDIDATE_LEN,
+    extra_schemes: Iterable[str] = (),
+) -> list[str]:
     """The unique URIs and URNs of ``text``, first spelling, in order of first appearance.
 
     With ``canonical=True`` the normalised form (the dedup key) is returned instead.
     """
     seen = Deduper()
-    return [
-        (hit.key if canonical else hit.uri) for hit in finditer(text, **options) if seen.first(hit)
-    ]
+    hits = finditer(text, rules=rules, max_length=max_length, extra_schemes=extra_schemes)
+    return [(hit.key if canonical else hit.uri) for hit in hits if seen.first(hit)]

@@ -1,12 +1,13 @@
 """The ``urimine`` command: extract URIs and URNs from files, archives and stdin.
 
-Exit status: 0 when every input was read completely; 1 when the run finished but some
-input could not be read (completely); 2 for a usage or configuration error, or when the
-run could not go on (a write error, a worker process killed); 130 when interrupted, 143
-on SIGTERM (128 + the signal number, as a shell reports it; 129 on SIGHUP). Every message
-is one line on stderr, ``urimine: ...``, with anything taken from input escaped
-(:func:`urimine.errors.printable`). ``urimine index`` and ``urimine query`` are the
-link-index subcommands.
+Exit status, as grep's: 0 when at least one URI was written (with ``--count``: a row),
+1 when none was, 2 when an error occurred (an unreadable or corrupt input, a write
+error, a usage error, a worker process killed), everything readable still extracted;
+130 when interrupted, 143 on SIGTERM (128 + the signal number, as a shell reports it;
+129 on SIGHUP). Every message is one line on stderr, ``urimine: ...``, with anything
+taken from input escaped (:func:`urimine.errors.printable`). The arguments are defined
+in :mod:`urimine.cli_args`; ``urimine index`` and ``urimine query`` are the link-index
+sub-commands (:mod:`urimine.index.cli`).
 """
 
 from __future__ import annotations
@@ -14,205 +15,52 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
+from typing import Any, TextIO, cast
 
-from urimine import __version__
-from urimine.errors import ConfigError, SinkError, SourceError, Terminated, UrimineError, printable
-from urimine.pipeline import Options, Stats, iter_records
-from urimine.rows import Counter, Selector, csv_set
-from urimine.rules import ALL_RULES, PRESETS
+from urimine.cli_args import (
+    COMMANDS,
+    EXIT_ERROR,
+    EXIT_NONE,
+    EXIT_OK,
+    extract_parser,
+    say,
+)
+from urimine.cli_options import contradiction, csv_items, extraction_options, walk_options
+from urimine.errors import SinkError, SourceError, Terminated, UrimineError
+from urimine.jobs import requested_jobs
+from urimine.pipeline import Stats, iter_records
+from urimine.rows import Counter, HostSet, Selector
 from urimine.sinks import AtomicOutput, Output, make_sink
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
+from urimine.sources import Walk, iter_inputs
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
+EXIT_INTERRUPT = 130
 
-MAX_LENGTH_LIMIT = 1 << 24
-"""The largest ``--max-length``: the scanner holds at most this many characters of a
-pending candidate (64 MiB at 4 bytes a character), so memory stays bounded; the regular
-expressions it builds refuse a bound of 2**32 - 1 or more."""
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")  # RFC 3986 section 3.1
+_say = say
 
 
-def _say(message: str) -> None:
-    """``urimine: MESSAGE`` on stderr, escaped for a terminal; lost quietly when stderr
-    is closed or cannot take it (there is nowhere else to say it)."""
-    err = sys.stderr
-    if err is None:  # closed: print(file=None) would write to stdout
-        return
-    with contextlib.suppress(OSError, ValueError):
-        err.write(f"urimine: {printable(message)}\n")
-        err.flush()
-
-
-class _Parser(argparse.ArgumentParser):
-    """Usage errors in one line, naming the option, then exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        _say(f"{message.removeprefix('argument ')} (see urimine --help)")
-        raise SystemExit(EXIT_USAGE)
-
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        """argparse's (``--help``, ``--version``), but a write error on stdout is
-        reported and exits 2 where argparse drops it."""
-        if message and file is not None and file is sys.stdout:
-            _print_out(message)
-        else:
-            super()._print_message(message, file)
-
-
-def _print_out(message: str) -> None:
-    try:
-        sys.stdout.write(message)
-        sys.stdout.flush()
-    except OSError as exc:
-        _say(str(SinkError(exc.strerror or str(exc))))
-        _settle_stdout(discard=True)
-        raise SystemExit(SinkError.exit_code) from exc
-
-
-def _whole(text: str, low: int, high: int | None = None) -> int:
-    """``text`` as a whole number from ``low`` to ``high``, else a usage error."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = None
-    if value is None or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {text[:40]!r}")
-    return value
-
-
-def _max_length(text: str) -> int:
-    return _whole(text, 16, MAX_LENGTH_LIMIT)
-
-
-def _jobs(text: str) -> int:
-    return _whole(text, 1)
-
-
-def _scheme(text: str) -> str:
-    if not _SCHEME.fullmatch(text):
-        raise argparse.ArgumentTypeError(
-            f"expected a scheme name (RFC 3986 section 3.1: a letter, then letters, "
-            f"digits, '+', '-' or '.'), got {text[:40]!r}"
-        )
-    return text
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``urimine [OPTIONS] [PATH ...]``."""
-    p = _Parser(
-        prog="urimine",
-        description="Extract URIs and URNs from text, mail archives and WARC/WET files, "
-        "delimited as the URI drafts recommend, deduplicated by normalised key.",
-        epilog="Also: 'urimine index DB PATH...' builds a link index; "
-        "'urimine query DB ...' queries it. Exit status: 0 all inputs read, "
-        "1 some inputs could not be read completely, 2 usage error or the run could not "
-        "go on (write error), 130 interrupted, 143 terminated (SIGTERM).",
+def _selector(args: argparse.Namespace) -> Selector:
+    mode = "all" if args.all or args.count else "document" if args.per_document else "global"
+    return Selector(
+        set(csv_items(args.scheme)),
+        {k.lower() for k in csv_items(args.kind)},
+        strip_fragment=args.strip_fragment,
+        canonical=args.canonical,
+        mode=mode,
+        exclude_schemes=set(csv_items(args.exclude_scheme)),
+        hosts=HostSet(csv_items(args.host)),
+        exclude_hosts=HostSet(csv_items(args.exclude_host)),
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="file, directory or - (stdin)")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
-    p.add_argument("-f", "--format", choices=("text", "jsonl", "csv"), default="text")
-    dedup = p.add_mutually_exclusive_group()
-    dedup.add_argument("--all", action="store_true", help="every occurrence, not unique")
-    dedup.add_argument("--per-document", action="store_true", help="unique within each document")
-    p.add_argument(
-        "--count", action="store_true", help="add occurrence and document counts per URI"
-    )
-    p.add_argument("--canonical", action="store_true", help="print the normalised form")
-    p.add_argument("--strip-fragment", action="store_true", help="drop #fragments")
-    p.add_argument("--scheme", help="only these schemes (comma-separated)")
-    p.add_argument("--kind", help="only these kinds: uri, urn, urn-legacy (comma-separated)")
-    p.add_argument(
-        "--rules",
-        default="default",
-        help=f"preset ({', '.join(PRESETS)}) or comma-separated rules ({', '.join(ALL_RULES)})",
-    )
-    p.add_argument(
-        "--extra-scheme",
-        action="append",
-        default=[],
-        metavar="SCHEME",
-        type=_scheme,
-        help="treat SCHEME as registered in bare text (repeatable)",
-    )
-    p.add_argument(
-        "--max-length",
-        type=_max_length,
-        default=8192,
-        help=f"longest candidate, 16 to {MAX_LENGTH_LIMIT} characters (default 8192)",
-    )
-    p.add_argument("--encoding", help="text encoding of plain-text input (default UTF-8)")
-    p.add_argument(
-        "--headers",
-        choices=("all", "links", "none"),
-        default="all",
-        help="mail header fields scanned: all (every unstructured field and the URI fields;"
-        " the default), links (List-*, Archived-At, Content-Base/-Location and fields"
-        " showing <scheme:...>), none",
-    )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default=_usable_cpus(),
-        help="worker processes (default and most: the CPUs this process may use)",
-    )
-    prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
-    p.add_argument("-v", "--verbose", action="store_true", help="summary and defects")
-    p.add_argument("--version", action="version", version=f"urimine {__version__}")
-    return p
-
-
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where there is one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(len(os.sched_getaffinity(0)), 1)
-    return os.cpu_count() or 1
-
-
-def _options(args: argparse.Namespace) -> Options:
-    rules: str | tuple[str, ...] = args.rules
-    if "," in args.rules or args.rules not in PRESETS:
-        rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
-        if not rules:
-            raise ConfigError(f"--rules: no rule named in {args.rules!r}")
-    unknown = csv_set(args.kind) - {"uri", "urn", "urn-legacy"}
-    if unknown:
-        raise ConfigError(f"unknown --kind {', '.join(sorted(unknown))} (uri, urn, urn-legacy)")
-    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding, args.headers)
-    try:
-        options.scanner()  # validates the rules now, not in a worker
-    except ConfigError as exc:
-        raise ConfigError(f"--rules: {exc}") from exc
-    return options
-
-
-def _jobs_for(args: argparse.Namespace, notice: Callable[[str], None]) -> int:
-    """``-j``, capped at the CPUs this process may use: the workers only compute, so
-    more of them cannot be faster, and each costs memory (and a process)."""
-    usable = _usable_cpus()
-    if args.jobs > usable:
-        notice(f"-j {args.jobs}: {usable} worker processes, one per usable CPU")
-        return usable
-    return int(args.jobs)
 
 
 def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
-    options = _options(args)
+    options = extraction_options(args)
+    walk = walk_options(args)
     failed: list[SourceError] = []
 
     def on_error(err: SourceError) -> None:
@@ -223,27 +71,16 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
         if args.verbose:
             _say(msg)
 
-    jobs = _jobs_for(args, notice)
-    mode = "all" if args.all or args.count else "document" if args.per_document else "global"
-    selector = Selector(
-        csv_set(args.scheme),
-        csv_set(args.kind),
-        strip_fragment=args.strip_fragment,
-        canonical=args.canonical,
-        mode=mode,
-    )
+    jobs = requested_jobs(args.jobs, notice)
+    selector = _selector(args)
     sink = make_sink(out, args.format, counts=args.count)
     counter = Counter() if args.count else None
-    paths = args.paths or ["-"]
-    if sys.stdin is None and "-" in paths:  # started with stdin closed (<&-)
-        stats.inputs += 1
-        stats.errors += 1
-        on_error(SourceError("-", "standard input is closed"))
-        paths = [path for path in paths if path != "-"]
-    with _progress_bar(args, paths) as progress:
+    paths = _readable_paths(args.paths or ["-"], stats, on_error)
+    with _progress_bar(args, paths, walk) as progress:
         records = iter_records(
             paths,
             options,
+            walk=walk,
             jobs=jobs,
             # Later occurrences of a key are never written in the default mode: let the
             # pipeline (and its workers) drop them before a record is even built.
@@ -268,20 +105,35 @@ def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
         for row in counter.rows.values():
             stats.written += 1
             sink.write(row)
-    return EXIT_INPUT if failed else EXIT_OK
+    if failed:
+        return EXIT_ERROR
+    return EXIT_OK if stats.written else EXIT_NONE
+
+
+def _readable_paths(
+    paths: list[str], stats: Stats, on_error: Callable[[SourceError], None]
+) -> list[str]:
+    """The PATHs, less ``-`` when the process was started with stdin closed (``<&-``),
+    which is then reported as an input that could not be read."""
+    if sys.stdin is None and "-" in paths:
+        stats.inputs += 1
+        stats.errors += 1
+        on_error(SourceError("-", "standard input is closed"))
+        return [path for path in paths if path != "-"]
+    return paths
 
 
 class _progress_bar:
     """A tqdm bar in input bytes on stderr, only on a terminal unless forced."""
 
-    def __init__(self, args: argparse.Namespace, paths: Sequence[str]) -> None:
+    def __init__(self, args: argparse.Namespace, paths: Sequence[str], walk: Walk) -> None:
         tty = sys.stderr is not None and sys.stderr.isatty()
         show = sys.stderr is not None and (args.progress if args.progress is not None else tty)
         self.bar: Any = None
         if show:
             from tqdm import tqdm
 
-            total = _total_size(paths)
+            total = _total_size(paths, walk)
             self.bar = tqdm(
                 total=total or None, unit="B", unit_scale=True, file=sys.stderr, leave=False
             )
@@ -294,17 +146,9 @@ class _progress_bar:
             self.bar.close()
 
 
-def _total_size(paths: Sequence[str]) -> int:
-    total = 0
-    for path in paths:
-        if path == "-":
-            continue
-        if os.path.isdir(path):
-            for root, _dirs, files in os.walk(path):
-                total += sum(_size(os.path.join(root, f)) for f in files)
-        else:
-            total += _size(path)
-    return total
+def _total_size(paths: Sequence[str], walk: Walk) -> int:
+    """The bytes of the inputs, walked as the run walks them (stdin counts nothing)."""
+    return sum(_size(path) for path in iter_inputs(paths, walk) if path != "-")
 
 
 def _size(path: str) -> int:
@@ -314,12 +158,17 @@ def _size(path: str) -> int:
         return 0
 
 
-def _summary(stats: Stats, elapsed: float, nbytes: int) -> str:
-    rate = nbytes / elapsed / 1e6 if elapsed > 0 else 0.0
+def _summary(stats: Stats) -> str:
+    """The ``-v`` summary: counts, then the text decoded (in millions of characters),
+    the seconds from the first input opened to the last record, and the rate."""
+    seconds = stats.seconds
+    megs = stats.chars / 1e6
+    rate = f"{megs / seconds:.1f} MB/s" if seconds > 0 else "- MB/s"
+    workers = f"{stats.jobs} worker processes" if stats.jobs > 1 else "no worker processes"
     return (
         f"{stats.inputs} inputs, {stats.documents} documents, {stats.hits} URIs, "
         f"{stats.written} written, {stats.defects} defects, {stats.errors} errors, "
-        f"{nbytes / 1e6:.1f} MB in {elapsed:.2f} s ({rate:.1f} MB/s)"
+        f"{megs:.1f} MB decoded in {seconds:.2f} s ({rate}, {workers})"
     )
 
 
@@ -328,17 +177,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     with _stop_signals():
         try:
-            if argv and argv[0] in ("index", "query"):
+            if argv and argv[0] in COMMANDS:
                 return _index_command(argv)
-            return _extract(build_parser().parse_args(argv))
+            parser = extract_parser()
+            args = parser.parse_args(argv)
+            if args.completion or args.man:
+                return _generated(args)
+            problem = contradiction(args)
+            if problem is not None:
+                parser.error(problem)
+            if not args.paths and _stdin_is_terminal():
+                _say(
+                    "no PATH given and standard input is a terminal: name files or "
+                    "folders, or pipe text in (- reads the terminal; see urimine --help)"
+                )
+                return EXIT_ERROR
+            return _extract(args)
         except Terminated as exc:
             _settle_stdout()
             return exc.exit_code
 
 
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _generated(args: argparse.Namespace) -> int:
+    """``--completion SHELL`` or ``--man``: the script or page, made from the parser."""
+    from urimine import cli_docs
+
+    text = cli_docs.completion(args.completion) if args.completion else cli_docs.man_page()
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _settle_stdout(discard=True)
+    except OSError as exc:
+        _say(str(SinkError(exc.strerror or str(exc))))
+        _settle_stdout(discard=True)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
 def _extract(args: argparse.Namespace) -> int:
     stats = Stats(defect_messages=[] if args.verbose else None)
-    started = time.perf_counter()
     try:
         status = _write(args, stats)
     except BrokenPipeError:
@@ -351,9 +236,9 @@ def _extract(args: argparse.Namespace) -> int:
         _say(str(exc))
         _settle_stdout(discard=not args.output)
         return exc.exit_code
-    except UrimineError as exc:
+    except UrimineError as exc:  # every error the run could not go on after: exit 2
         _say(str(exc))
-        return exc.exit_code
+        return EXIT_ERROR
     if stats.binary:
         files = "file was" if stats.binary == 1 else "files were"
         more = "" if args.verbose else " (-v lists them)"
@@ -361,8 +246,7 @@ def _extract(args: argparse.Namespace) -> int:
     if args.verbose:
         for msg in stats.defect_messages or ():
             _say(msg)
-        nbytes = _total_size(args.paths or [])
-        _say(_summary(stats, time.perf_counter() - started, nbytes))
+        _say(_summary(stats))
     return status
 
 

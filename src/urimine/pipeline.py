@@ -1,35 +1,50 @@
 """From inputs to records: sources, then the scanner, in one process or several.
 
 ``iter_records`` is what the CLI, the link index and the Spark job share: it reads each
-input with :mod:`urimine.sources`, scans every unit with a fresh :class:`Scanner` and
-yields :class:`Record` s in input order. With ``jobs > 1`` the scanning runs in worker
-processes; the output is identical to ``jobs=1``.
+input with :mod:`urimine.sources`, scans every unit with a fresh scanner and yields
+:class:`Record` s in input order. With worker processes (``jobs``, see
+:mod:`urimine.jobs`) the output is identical to ``jobs=1``. Imports are lazy where they
+are heavy: the scanner is imported with the first scanner, worker processes only when a
+run uses them.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from itertools import chain
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from urimine._memo import Memo
 from urimine.errors import SourceError
+from urimine.jobs import WorkerPlan
 from urimine.model import Hit
-from urimine.scanner import DEFAULT_MAX_CANDIDATE_LEN, Scanner
-from urimine.sources import Unit, iter_inputs, open_units
-from urimine.sources.labels import Labels
+from urimine.sources import Unit, Walk, iter_inputs, open_units
 from urimine.sources.unit import Ending
 
+if TYPE_CHECKING:
+    from urimine.parallel import TaskSizes
+    from urimine.scanner import Scanner
+    from urimine.sources.labels import Labels
+
 __all__ = [
+    "DEFAULT_MAX_CANDIDATE_LEN",
     "Options",
     "Record",
     "Stats",
+    "count_chars",
     "iter_records",
+    "record",
     "records_of",
     "text_hits",
     "unit_hits",
     "unit_records",
 ]
+
+DEFAULT_MAX_CANDIDATE_LEN = 8192
+"""``urimine.scanner.DEFAULT_MAX_CANDIDATE_LEN``, here so that options can be made (by
+``urimine query``, for one) without importing the scanner."""
 
 
 @dataclass(slots=True)
@@ -45,6 +60,12 @@ class Stats:
     written: int = 0
     binary: int = 0
     """Inputs skipped whole as binary files."""
+    chars: int = 0
+    """Characters of text scanned (the input decoded)."""
+    jobs: int = 1
+    """Worker processes used (1: none, the scanning ran in this process)."""
+    seconds: float = 0.0
+    """Wall-clock seconds of the run, from its first input opened to its last record."""
     defect_messages: list[str] | None = None
     """When a list, each defect is appended as ``"SOURCE: message N: defect"``."""
 
@@ -82,11 +103,24 @@ class Options:
 
     def scanner(self) -> Scanner:
         """A fresh scanner with these options."""
-        return Scanner(
+        return (_scanner_type or _import_scanner())(
             rules=self.rules,
             max_candidate_len=self.max_candidate_len,
             extra_schemes=self.extra_schemes,
         )
+
+
+_scanner_type: type[Scanner] | None = None
+"""The scanner class, once imported (an import statement in :meth:`Options.scanner`
+would cost as much as making the scanner, once per unit)."""
+
+
+def _import_scanner() -> type[Scanner]:
+    global _scanner_type
+    from urimine.scanner import Scanner
+
+    _scanner_type = Scanner
+    return Scanner
 
 
 class Record(NamedTuple):
@@ -151,7 +185,9 @@ def _where(unit: Unit) -> _Where:
     )
 
 
-def _record(unit: Unit, hit: Hit) -> Record:
+def record(unit: Unit, hit: Hit) -> Record:
+    """The record of ``hit``, found in ``unit``; labelled by the unit's source when a
+    worker scanned it (``urimine.sources.labels``)."""
     labels = unit.ending.labels
     if labels is not None and not labels.claimed:  # scanned by a worker, not by unit_hits
         hit = labels.relabel(hit)
@@ -168,10 +204,10 @@ _MEMO_SIZE = 1024  # header blocks remembered (then all forgotten at once)
 _memo: Memo[Options, Memo[str, tuple[Hit, ...]]] = Memo(8)  # per options (a run has one)
 
 
-def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
+def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Iterable[Hit]:
     """The hits of one unit, from a fresh scanner, with the context its source labelled
-    their stretch with (``urimine.sources.labels``); none for a header unit that
-    ``options.headers`` leaves out.
+    their stretch with (``urimine.sources.labels``); its characters counted in
+    ``stats.chars``. None for a header unit that ``options.headers`` leaves out.
 
     A mail header block is remembered by its text: the messages of a mailing list
     repeat the same ``List-*`` fields, and a scanner's hits depend on nothing but the
@@ -183,18 +219,24 @@ def unit_hits(options: Options, unit: Unit) -> Iterable[Hit]:
     if labels is not None and not labels.wanted(options.headers):
         return ()
     chunks = unit.chunks
-    if not isinstance(chunks, list | tuple) or unit.truncated:
+    if not isinstance(chunks, (list, tuple)) or unit.ending.cut:
+        if stats is not None:
+            chunks = count_chars(chunks, stats)
         found: Iterable[Hit] = text_hits(options.scanner(), chunks, unit.ending)
-    elif (
-        unit.part is None
-        or not unit.part.endswith("headers")
-        or not isinstance(chunks, list)
-        or len(chunks) != 1
-        or len(chunks[0]) > _MEMO_TEXT
-    ):
-        found = options.scanner().hits(chunks)
+    elif not chunks:
+        return ()
     else:
-        return _remembered(options, chunks[0], labels)
+        if stats is not None:
+            stats.chars += sum(map(len, chunks))
+        if (
+            unit.part is not None
+            and unit.part.endswith("headers")
+            and isinstance(chunks, list)
+            and len(chunks) == 1
+            and len(chunks[0]) <= _MEMO_TEXT
+        ):
+            return _remembered(options, chunks[0], labels)
+        found = options.scanner().hits(chunks)
     return found if labels is None else labels.apply(found)
 
 
@@ -210,6 +252,13 @@ def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit
     elif labels is not None:
         labels.claimed = True
     return found
+
+
+def count_chars(chunks: Iterable[str], stats: Stats) -> Iterator[str]:
+    """``chunks``, their characters counted in ``stats.chars`` as they pass."""
+    for chunk in chunks:
+        stats.chars += len(chunk)
+        yield chunk
 
 
 _HELD = 1 << 17
@@ -233,11 +282,10 @@ def text_hits(scanner: Scanner, chunks: Iterable[str], ending: Ending) -> Iterat
             if len(held) >= 2 * _HELD:
                 yield from _fed(scanner, held[:-_HELD])
                 held = held[-_HELD:]
+    if not ending.cut:  # the whole text: the last of it scanned as final, in one go
+        yield from scanner.hits((held,))
+        return
     yield from _fed(scanner, held)
-    if not ending.cut:
-        for item in scanner.close():
-            if isinstance(item, Hit):
-                yield item
 
 
 def _fed(scanner: Scanner, text: str) -> Iterator[Hit]:
@@ -276,31 +324,68 @@ def iter_records(
     paths: Sequence[str],
     options: Options = Options(),
     *,
-    jobs: int = 1,
+    walk: Walk | None = None,
+    jobs: int | None = 1,
     unique: bool = False,
     progress: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
     on_error: Callable[[SourceError], None] | None = None,
     stats: Stats | None = None,
+    task_sizes: TaskSizes | None = None,
 ) -> Generator[Record, None, None]:
     """Every hit of every input, in input order; ``stats.hits`` counts them.
 
+    ``jobs``: worker processes (1: none); None chooses as the command line's default
+    does (:class:`urimine.jobs.WorkerPlan`); ``stats.jobs`` says what was used.
+    ``task_sizes`` tunes the workers' tasks.
+
     With ``unique`` only the first record of each dedup key is yielded (the later ones
-    are counted, not built: with ``jobs > 1`` the workers drop them already). A source
-    that cannot be read completely is passed to ``on_error`` (after what could be read
-    was yielded) and the run goes on; without ``on_error`` it is raised. Closing the
-    generator early (or an exception in it) stops any worker processes at once.
+    are counted, not built: with workers they drop them already). A source that cannot
+    be read completely, here or in a worker, is counted in ``stats.errors`` and passed
+    to ``on_error`` (after what could be read was yielded) and the run goes on; without
+    ``on_error`` it is raised. Closing the generator early (or an exception in it) stops
+    any worker processes at once.
     """
     stats = stats or Stats()
-    units = _all_units(paths, options, progress, notice, on_error, stats, workers=jobs > 1)
-    if jobs > 1:
-        from urimine.parallel import parallel_records
-
-        yield from parallel_records(units, options, jobs, stats, unique=unique)
-        return
+    started = time.perf_counter()
+    plan = WorkerPlan(jobs)
+    report = _Report(stats, on_error)
+    units = _all_units(paths, options, progress, notice, report, stats, plan, walk)
     seen: set[str] | None = set() if unique else None
-    for unit in units:
-        yield from records_of(unit, unit_hits(options, unit), stats, seen)
+    try:
+        for unit in units:
+            if plan.jobs > 1:
+                from urimine.parallel import parallel_records
+
+                yield from parallel_records(
+                    chain((unit,), units),
+                    options,
+                    plan.jobs,
+                    stats,
+                    unique=unique,
+                    seen=seen,
+                    on_error=report,
+                    sizes=task_sizes,
+                )
+                return
+            yield from records_of(unit, unit_hits(options, unit, stats), stats, seen)
+    finally:
+        stats.seconds = time.perf_counter() - started
+        stats.jobs = plan.jobs
+
+
+class _Report:
+    """Counts an input error and passes it on (or raises it, without a callback)."""
+
+    def __init__(self, stats: Stats, on_error: Callable[[SourceError], None] | None) -> None:
+        self.stats = stats
+        self.on_error = on_error
+
+    def __call__(self, err: SourceError) -> None:
+        self.stats.errors += 1
+        if self.on_error is None:
+            raise err
+        self.on_error(err)
 
 
 def _all_units(
@@ -308,13 +393,13 @@ def _all_units(
     options: Options,
     progress: Callable[[int], None] | None,
     notice: Callable[[str], None] | None,
-    on_error: Callable[[SourceError], None] | None,
+    report: Callable[[SourceError], None],
     stats: Stats,
-    *,
-    workers: bool = False,
+    plan: Callable[[int], bool],
+    walk: Walk | None = None,
 ) -> Iterator[Unit]:
     last_doc: tuple[str, int] | None = None
-    for path in iter_inputs(paths):
+    for path in iter_inputs(paths, walk):
         stats.inputs += 1
         try:
             units = open_units(
@@ -322,8 +407,7 @@ def _all_units(
                 encoding=options.encoding,
                 progress=progress,
                 notice=notice,
-                raw_mail=workers,
-                file_ranges=workers,
+                workers=plan,
                 skipped=stats.note_binary,
             )
             for unit in units:
@@ -332,7 +416,4 @@ def _all_units(
                 yield unit  # the consumer reads its chunks before asking for the next
                 stats.note_defects(unit)
         except SourceError as err:
-            stats.errors += 1
-            if on_error is None:
-                raise
-            on_error(err)
+            report(err)

@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
-from urimine.normalize import dedup_key
+from urimine.normalize import dedup_key, normalize_host
+from urimine.parser import split_reference
 from urimine.pipeline import Record
 
-__all__ = ["Counter", "Selector", "csv_set"]
+__all__ = ["Counter", "HostSet", "Selector", "csv_set", "key_host"]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def key_host(key: str) -> str | None:
+    """The host of a dedup key (lower case, IDNA A-labels: RFC 3986 section 6.2.2.1,
+    UTS #46), or None when the URI has no authority (``mailto:``, a URN)."""
+    try:
+        return split_reference(key).host
+    except ValueError:
+        return None
+
+
+class HostSet:
+    """Hosts given to ``--host`` / ``--exclude-host``: each matches itself and its
+    subdomains, case-insensitively, any IDNA spelling alike (each is normalised as a
+    key's host is); an IP address matches only itself."""
+
+    def __init__(self, hosts: Iterable[str]) -> None:
+        self.names = frozenset(normalize_host(h.strip().rstrip(".")) for h in hosts if h.strip())
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def __contains__(self, host: object) -> bool:
+        if not isinstance(host, str):
+            return False
+        if host in self.names:
+            return True
+        if host.startswith("[") or host.replace(".", "").isdigit():
+            return False
+        dot = host.find(".")
+        while dot >= 0:
+            if host[dot + 1 :] in self.names:
+                return True
+            dot = host.find(".", dot + 1)
+        return False
 
 
 class Selector:
@@ -21,11 +60,17 @@ class Selector:
         strip_fragment: bool = False,
         canonical: bool = False,
         mode: str = "global",
+        exclude_schemes: set[str] | None = None,
+        hosts: HostSet | None = None,
+        exclude_hosts: HostSet | None = None,
     ) -> None:
         if kinds and "urn" in kinds:
             kinds.add("urn-legacy")
         self.schemes = schemes
+        self.exclude_schemes = exclude_schemes or set()
         self.kinds = kinds
+        self.hosts = hosts or HostSet(())
+        self.exclude_hosts = exclude_hosts or HostSet(())
         self.strip_fragment = strip_fragment
         self.canonical = canonical
         self.mode = mode
@@ -38,8 +83,14 @@ class Selector:
         hit = rec.hit
         if self.schemes and hit.scheme not in self.schemes:
             return None
+        if hit.scheme in self.exclude_schemes:
+            return None
         if self.kinds and hit.kind not in self.kinds:
             return None
+        if self.hosts or self.exclude_hosts:
+            host = key_host(hit.key) if hit.kind == "uri" else None
+            if (self.hosts and host not in self.hosts) or host in self.exclude_hosts:
+                return None
         uri, key = hit.uri, hit.key
         if self.strip_fragment and hit.kind == "uri" and "#" in uri:
             uri = uri.split("#", 1)[0]

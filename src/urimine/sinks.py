@@ -1,12 +1,15 @@
-"""Output formats (text, JSON Lines, CSV), an atomic output file, and write errors.
+"""Output formats (text, JSON Lines, CSV), an atomic output file, and write errors: the
+one output layer of extraction (:class:`Sink`) and of index queries (:class:`TableSink`).
 
-Formatting is a pure function of a record; the writer classes only do IO. A file name
+Formatting is a pure function of a row; the writer classes only do IO. A file name
 that is not valid UTF-8 reaches here as ``os.fsdecode`` keeps it (each undecodable
 byte as a surrogate U+DC80..U+DCFF). JSON Lines, the exact format, writes it as the
 JSON escape ``\\udcNN``, which ``json.loads`` then ``os.fsencode`` turn back into the
 bytes. CSV is written for spreadsheets: the byte as ``\\xNN``, the file stays UTF-8, and
-cells are guarded against formula injection (:func:`csv_cell`). The text format writes
-URIs only, which never hold such characters.
+cells are guarded against formula injection (:func:`csv_cell`). Text is written for a
+terminal: anything but URIs (a file name, a message id) is escaped as
+:func:`urimine.errors.printable` escapes it, so that no control character reaches the
+terminal and every line is UTF-8.
 """
 
 from __future__ import annotations
@@ -19,20 +22,25 @@ import re
 import stat
 import tempfile
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
-from urimine.errors import SinkError
+from urimine.errors import SinkError, printable
 
 __all__ = [
     "FIELDS",
+    "FORMATS",
     "AtomicOutput",
+    "Column",
     "Output",
     "Sink",
+    "TableSink",
     "csv_cell",
     "json_line",
     "make_sink",
     "write_error_reason",
 ]
+
+FORMATS = ("text", "jsonl", "csv")
 
 FIELDS = (
     "uri",
@@ -126,9 +134,63 @@ def _byte_escape(m: re.Match[str]) -> str:
 
 def make_sink(out: TextIO, fmt: str, counts: bool = False) -> Sink:
     """A sink for ``fmt`` (``text``, ``jsonl`` or ``csv``)."""
-    if fmt not in ("text", "jsonl", "csv"):
+    if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     return Sink(out, fmt, counts)
+
+
+class Column(NamedTuple):
+    """A named column of a table; ``width`` is its least width in text, numbers are
+    right-aligned there, and an empty value shows as ``-``."""
+
+    name: str
+    width: int = 0
+    number: bool = False
+
+
+class TableSink:
+    """Rows of named columns, the same columns in every format: text (a header row,
+    then aligned columns, the last one unpadded), JSON Lines (one object per row, the
+    columns as keys, in order) or CSV (a header row)."""
+
+    def __init__(self, out: TextIO, fmt: str, columns: tuple[Column, ...]) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}")
+        self.out = out
+        self.fmt = fmt
+        self.columns = columns
+        self.names = tuple(c.name for c in columns)
+        self.count = 0
+        self._csv: Any = None
+        if fmt == "csv":
+            self._csv = csv.writer(out)
+            self._csv.writerow(self.names)
+        elif fmt == "text":
+            self.out.write(self._text_line(dict(zip(self.names, self.names, strict=True))))
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        """Write one row (a mapping with at least the table's columns)."""
+        self.count += 1
+        if self.fmt == "jsonl":
+            self.out.write(json_line({name: row[name] for name in self.names}))
+        elif self.fmt == "csv":
+            self._csv.writerow([csv_cell(row[name]) for name in self.names])
+        else:
+            self.out.write(self._text_line(row))
+
+    def _text_line(self, row: Mapping[str, Any]) -> str:
+        cells = []
+        last = len(self.columns) - 1
+        for i, col in enumerate(self.columns):
+            value = row[col.name]
+            text = "-" if value is None or value == "" else printable(str(value))
+            if i == last:
+                cells.append(text)
+            elif col.number:
+                cells.append(text.rjust(max(col.width, len(col.name))))
+            else:
+                cells.append(text.ljust(max(col.width, len(col.name))))
+        return "  ".join(cells) + "\n"
 
 
 class Output:

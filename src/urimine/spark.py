@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m urimine.spark LISTING OUTPUT_DIR [--master local[2]] [--format parquet|jsonl]
+    python -m urimine.spark LISTING OUTPUT_DIR [--master local[2]] [-f/--format parquet|jsonl]
                             [--links] [--rules ...] [--extra-scheme S] [--max-length N]
                             [--encoding E] [--partitions N]
     spark-submit --master yarn "$(python -c 'import urimine.spark as m; print(m.__file__)')" \\
@@ -50,10 +50,7 @@ from urimine.errors import ConfigError, SourceError, UrimineError
 from urimine.normalize import normalize_uri
 from urimine.parser import split_reference
 from urimine.pipeline import Options, unit_records
-from urimine.rules import PRESETS
 from urimine.sources import iter_inputs, open_units
-from urimine.sources.labels import HEADERS, HEADERS_HELP
-from urimine.sources.text import check_encoding
 
 __all__ = ["main", "mine_paths", "run"]
 
@@ -281,33 +278,35 @@ def _write(df: Any, path: str, fmt: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """Arguments of ``python -m urimine.spark``; extraction options as in the CLI."""
+    from urimine.cli_args import add_extraction_arguments
+
     p = argparse.ArgumentParser(prog="urimine.spark", description=__doc__.split("\n", 1)[0])
     p.add_argument("listing", help="text file of input paths or URLs, one per line")
     p.add_argument("output", help="output directory (uris/, links/, errors/ go under it)")
     p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
-    p.add_argument("--format", choices=("parquet", "jsonl"), default="parquet")
-    p.add_argument("--links", action="store_true", help="also write per-document links")
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=("parquet", "jsonl"),
+        default="parquet",
+        help="output format (default: parquet)",
+    )
+    p.add_argument(
+        "--links", action="store_true", help="also write per-document links (default: off)"
+    )
     p.add_argument(
         "--partitions", type=int, help="input partitions (default: 4 x default parallelism)"
     )
-    p.add_argument("--rules", default="default", help="preset or comma-separated rules")
-    p.add_argument("--extra-scheme", action="append", default=[], metavar="SCHEME")
-    p.add_argument("--max-length", type=int, default=8192, help="longest candidate")
-    p.add_argument("--encoding", help="text encoding of plain-text input (default UTF-8)")
-    p.add_argument("--headers", choices=HEADERS, default="all", help=HEADERS_HELP)
+    add_extraction_arguments(p)  # the CLI's own options, names and checks
     return p
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    """Validated extraction options, built exactly as the CLI builds them."""
-    rules: str | tuple[str, ...] = args.rules
-    if "," in args.rules or args.rules not in PRESETS:
-        rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
-    if args.encoding is not None and not check_encoding(args.encoding):
-        raise ConfigError(f"unknown text encoding: {args.encoding!r}")
-    options = Options(rules, args.max_length, tuple(args.extra_scheme), args.encoding, args.headers)
-    options.scanner()  # validate on the driver, not in a thousand tasks
-    return options
+    """Validated extraction options, built exactly as the CLI builds them (on the
+    driver, not in a thousand tasks)."""
+    from urimine.cli_options import extraction_options
+
+    return extraction_options(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

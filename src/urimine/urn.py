@@ -142,8 +142,9 @@ def check_legacy_urn(s: str) -> tuple[Reason, int] | None:
     return _diagnose_legacy(s)
 
 
-def _diagnose_legacy(s: str) -> tuple[Reason, int]:
-    """Walk a "<URN:" string: illegal characters, the closing ">", then the components."""
+def _legacy_walk(s: str) -> tuple[int, list[int]] | tuple[Reason, int]:
+    """Walk a "<URN:" string up to its first unescaped ">": where that stands (or the
+    string's end) and the unescaped colons before it; or what is wrong on the way."""
     i, colons = 5, [4]
     while i < len(s):
         c = s[i]
@@ -159,6 +160,15 @@ def _diagnose_legacy(s: str) -> tuple[Reason, int]:
         if c == ":":
             colons.append(i)
         i += 1
+    return i, colons
+
+
+def _diagnose_legacy(s: str) -> tuple[Reason, int]:
+    """Walk a "<URN:" string: illegal characters, the closing ">", then the components."""
+    walked = _legacy_walk(s)
+    if isinstance(walked[0], Reason):
+        return walked
+    i, colons = walked
     if i >= len(s):
         return Reason.BAD_LEGACY_URN, len(s)  # no closing ">"
     if i + 1 != len(s):

@@ -16,13 +16,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from multiprocessing.pool import AsyncResult
+from collections.abc import Callable, Iterator
+from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -38,16 +39,35 @@ _REAP_WAIT = 5.0  # seconds to wait for killed workers to be reaped
 
 
 class Workers:
-    """A pool of ``jobs`` worker processes; :meth:`stop` must end every use of it."""
+    """A pool of ``jobs`` worker processes, started by :meth:`start`; :meth:`stop` must
+    end every use of it. Made first and started second, so that whoever keeps it can
+    stop it whenever a signal's exception comes: before, during or after the start."""
 
     def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._pool: Pool | None = None
+        self.processes: list[BaseProcess] = []
+
+    def start(self) -> None:
+        """Start the worker processes; the ones started are killed again if the start is
+        interrupted (a signal's exception)."""
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         before = set(multiprocessing.active_children())
-        self.pool = ctx.Pool(jobs, initializer=_worker_init)
-        # The pool starts its workers before it returns; no worker ends on its own during
-        # a run (no maxtasksperchild), so any of them ending means it was killed.
-        self.processes = [p for p in multiprocessing.active_children() if p not in before]
+        with _signals_held():  # a signal's exception comes once the pool can be stopped
+            try:
+                self._pool = ctx.Pool(self.jobs, initializer=_worker_init)
+            except BaseException:
+                _kill([p for p in multiprocessing.active_children() if p not in before])
+                raise
+            # The pool starts its workers before it returns; no worker ends on its own
+            # during a run (no maxtasksperchild), so any of them ending means it was killed.
+            self.processes = [p for p in multiprocessing.active_children() if p not in before]
+
+    @property
+    def pool(self) -> Pool:
+        assert self._pool is not None, "Workers.start() first"
+        return self._pool
 
     def submit(self, func: Callable[..., T], args: tuple[Any, ...]) -> AsyncResult[T]:
         """Queue ``func(*args)`` for a worker."""
@@ -70,24 +90,30 @@ class Workers:
 
     def stop(self) -> None:
         """Stop and reap every worker, in bounded time whatever state the pool is in."""
+        if self._pool is None:
+            return
         if not sys.is_finalizing():
             stopper = threading.Thread(
-                target=self.pool.terminate, name="urimine-pool-stop", daemon=True
+                target=self._pool.terminate, name="urimine-pool-stop", daemon=True
             )
             stopper.start()
             stopper.join(_STOP_WAIT)
-        survivors = [p for p in self._workers() if p.exitcode is None]
-        for process in survivors:
-            process.kill()
-        deadline = time.monotonic() + _REAP_WAIT
-        for process in survivors:
-            process.join(max(deadline - time.monotonic(), 0.0))
+        _kill([p for p in self._workers() if p.exitcode is None])
 
     def _workers(self) -> list[BaseProcess]:
         """The workers this pool started: the first ones, and any that replaced one that
         died (``Pool._pool``, read only where the standard library has it)."""
-        current = getattr(self.pool, "_pool", [])
+        current = getattr(self._pool, "_pool", [])
         return self.processes + [p for p in current if p not in self.processes]
+
+
+def _kill(processes: list[BaseProcess]) -> None:
+    """Kill and reap ``processes``, waiting a bounded time."""
+    for process in processes:
+        process.kill()
+    deadline = time.monotonic() + _REAP_WAIT
+    for process in processes:
+        process.join(max(deadline - time.monotonic(), 0.0))
 
 
 def _ended(code: int) -> str:
@@ -97,6 +123,26 @@ def _ended(code: int) -> str:
         except ValueError:
             return f"was killed by signal {-code}"
     return f"exited with status {code}"
+
+
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals that end a run, held while the pool starts: a pool interrupted in its
+constructor is out of reach, and its thread that replaces dead workers goes on."""
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Block :data:`_HELD` in this thread (the workers forked meanwhile inherit the
+    mask, :func:`_worker_init` lifts it); a signal that came is delivered at the end."""
+    held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _worker_init() -> None:
@@ -109,3 +155,6 @@ def _worker_init() -> None:
         signum = getattr(signal, name, None)
         if signum is not None and callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # held while the pool started (_signals_held)
+        held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)

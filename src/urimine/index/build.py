@@ -40,6 +40,7 @@ from urimine.index.identity import Resolver, child_bounds, find_by_inode, from_d
 from urimine.index.schema import ensure_indexes
 from urimine.index.store import ROWS, Store, Summary
 from urimine.pipeline import Options
+from urimine.sources import Walk
 
 __all__ = ["Loader", "Summary", "build_index", "options_fingerprint"]
 
@@ -256,6 +257,7 @@ def build_index(
     notice: Callable[[str], None] | None = None,
     batch_links: int = 50_000,
     prune: bool = True,
+    walk: Walk | None = None,
 ) -> Summary:
     """Index ``paths`` into the open index ``conn``; returns what was done.
 
@@ -273,6 +275,7 @@ def build_index(
             jobs=jobs,
             progress=progress,
             notice=notice,
+            walk=walk,
         ):
             loader.handle(event)
         if prune:

@@ -1,10 +1,13 @@
-"""``urimine index`` and ``urimine query``: argument parsing, messages and exit status.
+"""``urimine index`` and ``urimine query``: their sub-parsers, messages and exit status.
 
-The main CLI dispatches to :func:`index_main` and :func:`query_main`. Exit status: 0 ok,
-1 some inputs could not be read (or a query found nothing), 2 usage, index file or
-output error, 130 on Ctrl-C. Messages go to stderr as ``urimine: ...`` on one line;
-no input, index or output problem gives a traceback. ``python -m urimine.index.cli
-index|query ...`` runs them directly.
+Exit status of ``urimine index``: 0 when every input was indexed, 2 when an error
+occurred (an input that could not be read completely, the index file, a usage error):
+everything readable is indexed all the same. ``urimine query``: 0 when rows were
+written, 1 when none were (a URI, host or source not in the index), 2 on an error. Both:
+130 on Ctrl-C. Messages go to stderr as one line, ``urimine: ...``, escaped
+(:func:`urimine.errors.printable`); results go through the output layer of extraction
+(:mod:`urimine.sinks`). ``python -m urimine.index.cli index|query ...`` runs them
+directly.
 """
 
 from __future__ import annotations
@@ -15,35 +18,42 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
-from typing import NoReturn, TextIO
+from typing import Any, TextIO, cast
 
-from urimine.errors import SourceError, UrimineError
+from urimine.cli_args import (
+    EXIT_ERROR,
+    EXIT_NONE,
+    EXIT_OK,
+    add_extraction_arguments,
+    add_run_arguments,
+    add_walk_arguments,
+    command_parser,
+    say,
+    whole_number,
+)
+from urimine.cli_options import extraction_options, walk_options
+from urimine.errors import SinkError, SourceError, UrimineError
 from urimine.index import query as q
 from urimine.index.build import Summary, build_index
+from urimine.index.export import EXPORT_COLUMNS, export_rows, write_parquet
 from urimine.index.schema import IndexFileError, connect_read, connect_write, index_error
-from urimine.pipeline import Options
-from urimine.sinks import write_error_reason
-from urimine.sources import iter_inputs
-from urimine.sources.labels import HEADERS, HEADERS_HELP
-from urimine.sources.text import check_encoding
+from urimine.sinks import FORMATS, AtomicOutput, Output, TableSink
+from urimine.sources import Walk, iter_inputs
 
-__all__ = ["OutputError", "index_main", "main", "query_main"]
+__all__ = ["add_index_command", "add_query_command", "index_main", "main", "query_main"]
 
 _INT64_MAX = (1 << 63) - 1
 _MAX_JOBS = 1024
 
-
-class OutputError(UrimineError):
-    """Query results could not be written (full disk, closed or unencodable stdout)."""
-
-    exit_code = 2
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"write error: {reason}")
-
-
-def _error(message: str) -> None:
-    print(f"urimine: {message}", file=sys.stderr)
+INDEX_STATUS = (
+    "Exit status: 0 when every input was indexed, 2 when an error occurred (an input "
+    "that could not be read completely, the index file, a usage error), everything "
+    "readable indexed all the same; 130 when interrupted."
+)
+QUERY_STATUS = (
+    "Exit status: 0 when rows were written, 1 when none were (not in the index), "
+    "2 on an error (the index file, a write error, a usage error)."
+)
 
 
 def _run(body: Callable[[], int], db: str) -> int:
@@ -54,20 +64,20 @@ def _run(body: Callable[[], int], db: str) -> int:
         return 130
     except BrokenPipeError:
         _silence_stdout()
-        return 0
-    except OutputError as err:
-        _error(str(err))
+        return EXIT_OK
+    except SinkError as err:
+        say(str(err))
         _silence_stdout()
-        return err.exit_code
+        return EXIT_ERROR
     except IndexFileError as err:
-        _error(str(err))
-        return 2
+        say(str(err))
+        return EXIT_ERROR
     except (sqlite3.Error, OSError) as err:
-        _error(str(index_error(db, err)))
-        return 2
+        say(str(index_error(db, err)))
+        return EXIT_ERROR
     except UrimineError as err:
-        _error(str(err))
-        return err.exit_code if err.exit_code != 1 else 2
+        say(str(err))
+        return EXIT_ERROR
 
 
 def _silence_stdout() -> None:
@@ -79,123 +89,42 @@ def _silence_stdout() -> None:
         pass
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line: ``urimine: index: message``."""
-
-    def error(self, message: str) -> NoReturn:
-        name = self.prog.removeprefix("urimine ")
-        self.exit(2, f"urimine: {name}: {message} (see --help)\n")
-
-
-def _number(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not from {low} to {high}")
-        return value
-
-    return parse
-
-
-class _Output:
-    """Standard output for query results.
-
-    A file name that is not UTF-8 (held as surrogate escapes) goes out as its own bytes;
-    any failure to write (a full disk, a closed stdout, text the output encoding cannot
-    hold) is an :class:`OutputError`.
-    """
-
-    def __init__(self, stream: TextIO | None) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        """Write ``text``; returns its length."""
-        stream = self._stream()
-        try:
-            try:
-                stream.write(text)
-            except UnicodeEncodeError:
-                buffer = getattr(stream, "buffer", None)
-                if buffer is None:
-                    raise
-                data = text.encode(stream.encoding or "utf-8", "surrogateescape")
-                stream.flush()
-                buffer.write(data)
-        except BrokenPipeError:
-            raise
-        except (OSError, ValueError) as exc:
-            raise OutputError(write_error_reason(exc)) from exc
-        return len(text)
-
-    def flush(self) -> None:
-        """Flush, with the same errors as :meth:`write`."""
-        if self.stream is None:
-            return
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except (OSError, ValueError) as exc:
-            raise OutputError(write_error_reason(exc)) from exc
-
-    def _stream(self) -> TextIO:
-        if self.stream is None:
-            raise OutputError("standard output is closed")
-        return self.stream
-
-
 # -- index ----------------------------------------------------------------------------------
 
 
-def _index_parser() -> argparse.ArgumentParser:
-    p = _Parser(
+def add_index_command(sub: Any) -> None:
+    """The ``index`` sub-parser."""
+    p = sub.add_parser(
+        "index",
         prog="urimine index",
+        help="record which documents link to which URIs in an SQLite index",
         description="Record which documents link to which URIs in an SQLite index"
-        " (incremental: unchanged inputs are skipped, changed documents replaced).",
+        " (incremental: unchanged inputs are skipped, changed documents replaced,"
+        " crash-safe). Inputs are read and folders walked as by urimine itself.",
+        epilog=INDEX_STATUS,
     )
-    p.add_argument("db", metavar="DB", help="the index file (created if missing)")
+    p.add_argument("db", metavar="DB", help="the index file (created when missing)")
     p.add_argument(
         "paths", metavar="PATH", nargs="*", help="inputs, as for extraction (- for stdin)"
     )
-    p.add_argument("-j", "--jobs", type=_number(1, _MAX_JOBS), default=1, help="scanning processes")
     p.add_argument(
         "--prune",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="remove sources under the PATHs that no longer exist (default: on)",
+        help="remove the sources under the PATHs that no longer exist (default: on)",
     )
-    p.add_argument("--encoding", help="text encoding of plain text and HTML (default UTF-8)")
+    add_extraction_arguments(p)
+    add_walk_arguments(p)
+    add_run_arguments(p, "notes and a summary on stderr", jobs_default="1", jobs_max=_MAX_JOBS)
+    p.add_argument("--scheme-extra", dest="extra_scheme", action="append", help=argparse.SUPPRESS)
     p.add_argument(
-        "--scheme-extra",
-        action="append",
-        default=[],
-        metavar="S",
-        help="accept scheme S as well (repeatable, or comma separated)",
+        "--batch", type=whole_number(0, _INT64_MAX), default=50_000, help=argparse.SUPPRESS
     )
-    p.add_argument("--rules", default="default", help="rule preset or comma separated rules")
-    p.add_argument("--headers", choices=HEADERS, default="all", help=HEADERS_HELP)
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--batch", type=_number(0, _INT64_MAX), default=50_000, help=argparse.SUPPRESS)
-    p.add_argument("-v", "--verbose", action="store_true", help="notes and a summary")
-    return p
 
 
-def _options(args: argparse.Namespace) -> Options:
-    extra = tuple(s.strip() for arg in args.scheme_extra for s in arg.split(",") if s.strip())
-    rules: str | tuple[str, ...] = args.rules
-    if "," in args.rules:
-        rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
-    return Options(rules=rules, extra_schemes=extra, encoding=args.encoding, headers=args.headers)
-
-
-def _total_bytes(paths: list[str]) -> int | None:
+def _total_bytes(paths: list[str], walk: Walk) -> int | None:
     total = 0
-    for path in iter_inputs(paths):
+    for path in iter_inputs(paths, walk):
         if path == "-":
             return None
         with contextlib.suppress(OSError):
@@ -214,43 +143,41 @@ def _summary_line(s: Summary) -> str:
 
 def index_main(argv: list[str]) -> int:
     """``urimine index DB PATH...``; returns the exit status."""
-    args = _index_parser().parse_intermixed_args(argv)
+    args = command_parser("index").parse_intermixed_args(argv)
     if not args.paths:
-        _error("index: no PATH given (use - to read standard input)")
-        return 2
+        say("index: no PATH given (use - to read standard input)")
+        return EXIT_ERROR
     return _run(lambda: _index(args), args.db)
 
 
 def _index(args: argparse.Namespace) -> int:
-    options = _options(args)
-    options.scanner()  # unknown rules or schemes: a ConfigError before touching the DB
-    if options.encoding is not None and not check_encoding(options.encoding):
-        _error(f"unknown text encoding: {options.encoding!r}")
-        return 2
+    options = extraction_options(args)
+    walk = walk_options(args)
     failures: list[SourceError] = []
 
     def on_error(err: SourceError) -> None:
         failures.append(err)
-        _error(str(err))
+        say(str(err))
 
     def notice(message: str) -> None:
         if args.verbose:
-            _error(message)
+            say(message)
 
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     conn = connect_write(args.db)
     try:
-        with _progress_bar(show, args.paths) as progress:
+        with _progress_bar(show, args.paths, walk) as progress:
             summary = build_index(
                 conn,
                 args.paths,
                 options,
-                jobs=args.jobs,
+                jobs=args.jobs or 1,
                 on_error=on_error,
                 progress=progress,
                 notice=notice,
                 batch_links=args.batch,
                 prune=args.prune,
+                walk=walk,
             )
     except sqlite3.Error as exc:  # told apart now: closing may free space, or the WAL
         raise index_error(args.db, exc) from exc
@@ -258,19 +185,21 @@ def _index(args: argparse.Namespace) -> int:
         with contextlib.suppress(sqlite3.Error):  # what is committed is safe in the WAL
             conn.close()
     if args.verbose:
-        _error(_summary_line(summary))
-    return 1 if failures else 0
+        say(_summary_line(summary))
+    return EXIT_ERROR if failures else EXIT_OK
 
 
 @contextlib.contextmanager
-def _progress_bar(show: bool, paths: list[str]) -> Iterator[Callable[[int], None] | None]:
+def _progress_bar(
+    show: bool, paths: list[str], walk: Walk
+) -> Iterator[Callable[[int], None] | None]:
     """A tqdm byte counter on stderr when asked for, else no callback at all."""
     if not show:
         yield None
         return
     from tqdm import tqdm
 
-    bar = tqdm(total=_total_bytes(paths), unit="B", unit_scale=True, file=sys.stderr)
+    bar = tqdm(total=_total_bytes(paths, walk), unit="B", unit_scale=True, file=sys.stderr)
     try:
         yield bar.update
     finally:
@@ -280,65 +209,144 @@ def _progress_bar(show: bool, paths: list[str]) -> Iterator[Callable[[int], None
 # -- query ----------------------------------------------------------------------------------
 
 
-def _query_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="urimine query", description="Query a link index.")
+def add_query_command(sub: Any) -> None:
+    """The ``query`` sub-parser and its queries."""
+    p = sub.add_parser(
+        "query",
+        prog="urimine query",
+        help="query a link index: top, links-to, links-from, hosts, stats, export",
+        description="Query a link index made by urimine index. Each query writes a table:"
+        " a header row and named columns, the same in text, jsonl and csv.",
+        epilog=QUERY_STATUS,
+    )
     p.add_argument("db", metavar="DB", help="the index file")
-    fmt = _Parser(add_help=False)
-    fmt.add_argument("--format", choices=q.FORMATS, default="text")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    t = sub.add_parser("top", parents=[fmt], help="the most linked URIs")
-    t.add_argument("-n", type=_number(0, _INT64_MAX), default=20, help="how many (default 20)")
-    t.add_argument("--by", choices=("documents", "occurrences"), default="documents")
-    t.add_argument("--scheme", help="only URIs of this scheme")
-    t.add_argument("--host", help="only URIs with this host")
-    lt = sub.add_parser("links-to", parents=[fmt], help="documents linking to a URI")
-    lt.add_argument("uri", metavar="URI", help="any spelling; matched by dedup key")
-    lf = sub.add_parser("links-from", parents=[fmt], help="URIs a source links to")
+    fmt = argparse.ArgumentParser(add_help=False)
+    fmt.add_argument(
+        "-f", "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    qs = p.add_subparsers(dest="query", required=True, metavar="QUERY", title="queries")
+
+    def query(name: str, text: str, parents: list[argparse.ArgumentParser]) -> Any:
+        return qs.add_parser(
+            name, parents=parents, help=text, description=text, prog=f"urimine query DB {name}"
+        )
+
+    t = query("top", "the most linked URIs", [fmt])
+    t.add_argument(
+        "-n", type=whole_number(0, _INT64_MAX), default=20, help="how many (default: 20)"
+    )
+    t.add_argument(
+        "--by",
+        choices=("documents", "occurrences"),
+        default="documents",
+        help="rank by linking documents or by occurrences (default: documents)",
+    )
+    t.add_argument("--scheme", help="only URIs of this scheme (default: all)")
+    t.add_argument("--host", help="only URIs of this host and its subdomains (default: all)")
+    lt = query("links-to", "the documents linking to a URI, a URI prefix or a host", [fmt])
+    lt.add_argument(
+        "target",
+        metavar="TARGET",
+        help="a URI (any spelling: matched by normalised key), a prefix ending in *"
+        " ('http://example.com/docs/*'), or a host without a scheme (and its subdomains)",
+    )
+    lf = query("links-from", "the URIs a source links to", [fmt])
     lf.add_argument("source", metavar="SOURCE", help="a source path, in any spelling")
-    h = sub.add_parser("hosts", parents=[fmt], help="the most linked hosts")
-    h.add_argument("-n", type=_number(0, _INT64_MAX), default=20, help="how many (default 20)")
-    sub.add_parser("stats", parents=[fmt], help="totals and schemes")
-    return p
+    h = query("hosts", "the most linked hosts, or registrable domains", [fmt])
+    h.add_argument(
+        "-n", type=whole_number(0, _INT64_MAX), default=20, help="how many (default: 20)"
+    )
+    h.add_argument(
+        "--by",
+        choices=("host", "domain"),
+        default="host",
+        help="group by host, or by registrable domain (Public Suffix List) (default: host)",
+    )
+    query("stats", "totals, and per scheme", [fmt])
+    e = query("export", "the link table, one row per document and URI", [])
+    e.add_argument(
+        "-f",
+        "--format",
+        choices=("csv", "jsonl", "parquet"),
+        default="csv",
+        help="csv, jsonl, or parquet (needs urimine[parquet] and -o) (default: csv)",
+    )
+    e.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE, atomically (default: standard output)",
+    )
 
 
 def query_main(argv: list[str]) -> int:
-    """``urimine query DB COMMAND ...``; returns the exit status."""
-    args = _query_parser().parse_args(argv)
-    return _run(lambda: _query(args, _Output(sys.stdout)), args.db)
+    """``urimine query DB QUERY ...``; returns the exit status."""
+    args = command_parser("query").parse_args(argv)
+    if args.query == "export" and args.format == "parquet" and not args.output:
+        say("query: export -f parquet needs -o FILE (Parquet is not written to a terminal)")
+        return EXIT_ERROR
+    return _run(lambda: _query(args), args.db)
 
 
-def _query(args: argparse.Namespace, out: _Output) -> int:
+def _query(args: argparse.Namespace) -> int:
     conn = connect_read(args.db)
     try:
-        status = _dispatch(conn, args, out)
+        if args.query == "export":
+            return _export(conn, args)
+        if sys.stdout is None:
+            raise SinkError("standard output is closed")
+        out = Output(sys.stdout)
+        status = _dispatch(conn, args, cast(TextIO, out))
         out.flush()
         return status
     finally:
         conn.close()
 
 
-def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace, out: _Output) -> int:
-    if args.command == "stats":
-        q.write_stats(q.stats(conn), args.format, out)
-        return 0
+def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace, out: TextIO) -> int:
+    columns: tuple[Any, ...]
     rows: Iterator[q.Row] | None
-    if args.command == "top":
+    if args.query == "stats":
+        rows, columns = q.stats(conn), q.STATS_COLUMNS
+    elif args.query == "top":
         rows = q.top(conn, args.n, by=args.by, scheme=args.scheme, host=args.host)
-        text = q.text_uri
-    elif args.command == "hosts":
-        rows, text = q.hosts(conn, args.n), q.text_host
-    elif args.command == "links-to":
-        rows, text = q.links_to(conn, args.uri), q.text_link_to
-        if rows is None:
-            _error(f"{args.uri}: not in the index")
-            return 1
+        columns = q.TOP_COLUMNS
+    elif args.query == "hosts":
+        rows = q.hosts(conn, args.n, by=args.by)
+        columns = q.domain_columns() if args.by == "domain" else q.HOST_COLUMNS
     else:
-        rows, text = q.links_from(conn, args.source), q.text_link_from
+        wanted = args.target if args.query == "links-to" else args.source
+        find = q.links_to if args.query == "links-to" else q.links_from
+        rows, columns = find(conn, wanted), q.LINK_COLUMNS
         if rows is None:
-            _error(f"{args.source}: not in the index")
-            return 1
-    q.write_rows(rows, args.format, out, text)
-    return 0
+            say(f"{wanted}: not in the index")
+            return EXIT_NONE
+    sink = TableSink(out, args.format, columns)
+    for row in rows:
+        sink.write(row)
+    return EXIT_OK if sink.count else EXIT_NONE
+
+
+def _export(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
+    rows = export_rows(conn)
+    if args.format == "parquet":
+        return EXIT_OK if write_parquet(rows, args.output) else EXIT_NONE
+    target = AtomicOutput(args.output) if args.output else None
+    try:
+        if target is None and sys.stdout is None:
+            raise SinkError("standard output is closed")
+        out = Output(target.stream, args.output) if target else Output(sys.stdout)
+        sink = TableSink(cast(TextIO, out), args.format, EXPORT_COLUMNS)
+        for row in rows:
+            sink.write(row)
+        out.flush()
+        if target:
+            target.commit()
+    except BaseException:
+        if target:
+            target.abort()
+        raise
+    return EXIT_OK if sink.count else EXIT_NONE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,8 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     commands = {"index": index_main, "query": query_main}
     if not argv or argv[0] not in commands:
-        _error("usage: python -m urimine.index.cli index|query ...")
-        return 2
+        say("usage: python -m urimine.index.cli index|query ...")
+        return EXIT_ERROR
     return commands[argv[0]](argv[1:])
 
 

@@ -32,7 +32,7 @@ from itertools import chain
 from urimine.errors import SourceError
 from urimine.model import Hit
 from urimine.pipeline import Options, Record, unit_records
-from urimine.sources import Unit, iter_inputs, open_units
+from urimine.sources import Unit, Walk, iter_inputs, open_units
 
 __all__ = ["Action", "Document", "Event", "FileEnd", "FileStart", "Plan", "iter_documents"]
 
@@ -130,8 +130,9 @@ class _Units:
         paths: Sequence[str],
         progress: Callable[[int], None] | None,
         notice: Callable[[str], None] | None,
+        walk: Walk | None = None,
     ) -> Iterator[Unit]:
-        for path in iter_inputs(paths):
+        for path in iter_inputs(paths, walk):
             stat = _stat(path)
             source, action = self.plan(path, stat)
             if action is Action.REPEAT:
@@ -208,6 +209,7 @@ def iter_documents(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
+    walk: Walk | None = None,
 ) -> Iterator[Event]:
     """Events for every input in order: FileStart, its Documents, FileEnd.
 
@@ -218,7 +220,7 @@ def iter_documents(
     gen = _Units(options, plan, on_error)
     markers = gen.markers
     current: Document | None = None
-    for record in _scan(gen.units(paths, progress, notice), options, jobs):
+    for record in _scan(gen.units(paths, progress, notice, walk), options, jobs):
         if current is None or (current.source, current.doc_index) != record.document:
             current = None
             while current is None:

@@ -1,98 +1,132 @@
-"""Angle-bracket rules: ``<...>`` with whitespace inside ignored, ``<URL:...>``, and the
-1993 ``<URN:...>`` form (seed 002 Appendix E; RFC 1738 appendix; seed 000 section 3.3)."""
+"""The "<" site and the angle rule (seed 002 Appendix E; RFC 1738's appendix): ``<...>``
+with white space inside ignored (also over lines, across mail quote markers),
+``<URL:...>``, and, looked at first, the 1993 ``<URN:...>`` form (seed 000 3.3,
+:mod:`urimine.rules.legacy_urn`)."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import regex
 
+from urimine._wordtree import word_tree
 from urimine.errors import Reason
-from urimine.rules import (
-    _HYPHEN_BREAK,
-    _LEGACY_SPAN,
-    _LT_HEAD,
-    _LT_HEAD_PARTIAL,
-    _LT_URL,
-    _LT_URL_HEAD_PARTIAL,
-    _SCHEME_HEAD,
-    _WS,
-    _XML_NAME,
-    LEGACY_SHAPE,
-    LEGACY_WRAPPED_HEAD,
-    SCHEME_CHAR,
-    Candidate,
-    Config,
-    Pending,
-    PlainDecision,
-    Shortcut,
-    _angle_multiline,
-    _marker_strip,
-    _PendingType,
-    _validate,
-    quote_depth,
-    unfinished,
-)
-from urimine.rules.bare import colon_can_take
-from urimine.urn import check_legacy_urn
+from urimine.fast import shortcut
+from urimine.rules import legacy_urn
+from urimine.rules.base import Candidate, Mode, Pending, PendingType, Result, unfinished
+from urimine.rules.colon import takes
+from urimine.rules.config import Config
+from urimine.rules.context import Context
+from urimine.rules.delimit import quote_depth, validate
+from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD
+from urimine.rules.url_prefix import URL_HEAD, strip_prefix
 
-__all__ = ["Dismissed", "at_angle"]
+__all__ = ["decide", "fragment", "prefix_fragment"]
 
-Dismissed = int
-"""What :func:`at_angle` returns when nothing starts at the ``<`` nor before that index:
-the scan may go on from there. (A bare index: hostile text makes one per ``<``, and an
-object would cost more than the rest of the decision.)"""
+_LT_SCHEME = rf"(?P<scheme>[A-Za-z][{SCHEME_CHAR}]{{0,63}}):(?=[^<>])"
+_LT_HEAD_SOURCE = rf"<[ \t\r\n]{{0,64}}(?:{URL_HEAD})?{_LT_SCHEME}"
+# Each pattern exists twice: by ``re``, the faster, and by ``regex``, whose partial
+# matching tells "no" from "not yet" at the end of an unfinished buffer.
+_LT_HEAD = re.compile(_LT_HEAD_SOURCE)
+_LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
+# The head with its "URL:" prefix: where the text ends after "<URL:" and white space,
+# "URL" reads as the scheme so far, yet a scheme may come.
+_LT_URL_HEAD_PARTIAL = regex.compile(rf"<[ \t\r\n]{{0,64}}{URL_HEAD}{_LT_SCHEME}")
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
+_WS = re.compile(r"\s+")
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
 
 
-def at_angle(
-    cfg: Config, buf: str, i: int, final: bool
-) -> Candidate | Shortcut | Dismissed | _PendingType | None:
-    """The rules at the ``<`` at ``i``: a :data:`~urimine.rules.Shortcut` for the common case, else
-    a :class:`Candidate` (or ``None``, or :data:`Pending`) from the general path."""
-    plain = _PLAIN.match(buf, i)
-    if plain is not None:
-        short = _plain(cfg, plain, i)
+@cache
+def _one_line(max_len: int) -> tuple[re.Pattern[str], regex.Pattern[str]]:
+    source = rf"<([^<>\n]{{0,{max_len}}})>"
+    return re.compile(source), regex.compile(source)
+
+
+@cache
+def _lines(depth: int, max_len: int) -> regex.Pattern[str]:
+    """``<...>`` over several lines; continuation lines carry ``depth`` quote markers."""
+    if depth == 0:
+        # A blank line ends any candidate: wrapped URIs never span paragraphs (and blank
+        # lines are safe places to split text for parallel scanning).
+        return regex.compile(rf"<((?:[^<>\n]|\n(?![ \t\r\f\v]*\n)){{0,{max_len}}}+)>")
+    # Atomic and possessive: a space after a marker belongs to the marker, so a failing
+    # match costs linear time.
+    cont = rf"(?>\n[ \t]*(?:>[ \t]?){{{depth}}})(?![ \t]*>)"
+    return regex.compile(rf"<((?:[^<>\n]|{cont}){{0,{max_len}}}+)>")
+
+
+@cache
+def _marker_strip(depth: int) -> re.Pattern[str]:
+    return re.compile(rf"\n[ \t]*(?:>[ \t]?){{{depth}}}")
+
+
+def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
+    """The rules at the "<" at ``i``: a shortcut, a candidate, an index to go on from
+    (nothing starts here nor before it), None or Pending."""
+    if ctx.speed.angle_shortcut:
+        short = shortcut.at_angle(ctx, buf, i)
         if short is not None:
             return short
     head = _head(buf, i, final)
-    if head is None or isinstance(head, _PendingType):
+    if head is None or isinstance(head, PendingType):
         return head
-    scheme = head.group(1).lower()  # (group 1 is the scheme)
-    if scheme == "urn" and head.start("scheme") == i + 1 and "legacy-urn" in cfg.rules:
-        legacy = _legacy_urn(buf, i, final)  # "<URN:" right after the bracket
+    scheme = head.group(1).lower()
+    if scheme == "urn" and head.start("scheme") == i + 1 and "legacy-urn" in ctx.rules:
+        legacy = legacy_urn.at(buf, i, final)  # "<URN:" right after the bracket
         if legacy is not None:
             return legacy
-    if "angle" not in cfg.rules and "url-prefix" not in cfg.rules:
+    if "angle" not in ctx.rules and "url-prefix" not in ctx.rules:
         return None
-    m: re.Match[str] | regex.Match[str] | None = cfg.angle_line.match(buf, i)
-    if m is None and not final:
-        late = unfinished(cfg.angle_line_partial, buf, i)
-        if isinstance(late, _PendingType):
-            return Pending
-        m = late
-    depth = 0
-    if m is None:
-        if scheme not in cfg.schemes:
-            # An unregistered scheme is a candidate on one line only: over several, a
-            # ">" at the start of a line is a mail quote marker far more often than the
-            # end of a wrapped URI of an unknown scheme ("> x << std::endl;" quoted
-            # line after line). Nothing to report, not even a rejection (so that the
-            # dense prefilter may pass over such text in C: rules._ANGLE_TAIL).
-            return _dismissed(cfg, scheme, i, head.end())
-        depth = quote_depth(buf, i)
-        lines = _angle_multiline(depth, cfg.max_len).match(buf, i, partial=not final)
-        if lines is None:
-            return None
-        if lines.partial:
-            return Pending
-        m = lines
-    found = _angle_candidate(cfg, m.group(1), i, m.end(), depth)
+    return _bracketed(ctx, buf, i, scheme, head.end(), final)
+
+
+def _bracketed(ctx: Context, buf: str, i: int, scheme: str, head_end: int, final: bool) -> Result:
+    """The angle rule at the "<" at ``i``, whose head (up to the scheme's colon) ends at
+    *head_end*."""
+    span = _span(ctx, buf, i, scheme, final)
+    if span is None:
+        return _dismissed(ctx, scheme, i, head_end)
+    if isinstance(span, PendingType):
+        return span
+    m, depth = span
+    found = _candidate(ctx, m.group(1), i, m.end(), depth)
     if found is None:
-        return _dismissed(cfg, scheme, i, head.end())
-    return _skip_head(cfg, found, scheme, head.end()) if found.reason else found
+        return _dismissed(ctx, scheme, i, head_end)
+    if found.reason is not None and not takes(ctx, scheme):
+        found.resume = head_end  # "<xs:element>": on after the head's colon
+    return found
 
 
-def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | _PendingType | None:
+def _span(
+    ctx: Context, buf: str, i: int, scheme: str, final: bool
+) -> tuple[re.Match[str] | regex.Match[str], int] | PendingType | None:
+    """The brackets from ``i`` and the quote markers of their continuation lines: on one
+    line, or over several (a registered scheme only: over lines, a ">" at a line start
+    is a quote marker far more often than the end of a URI of an unknown scheme)."""
+    after = buf.find("<", i + 1)
+    if after >= 0 and buf.find(">", i + 1, after) < 0:
+        return None  # brackets hold no "<": none closes before the next one
+    one_line, one_line_partial = _one_line(ctx.max_len)
+    m: re.Match[str] | regex.Match[str] | None = one_line.match(buf, i)
+    if m is None and not final:
+        late = unfinished(one_line_partial, buf, i)
+        if isinstance(late, PendingType):
+            return late
+        m = late
+    if m is not None:
+        return m, 0
+    if scheme not in ctx.schemes:
+        return None
+    depth = quote_depth(buf, i)
+    lines = _lines(depth, ctx.max_len).match(buf, i, partial=not final)
+    if lines is None:
+        return None
+    return Pending if lines.partial else (lines, depth)
+
+
+def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | PendingType | None:
     """``<``, white space, ``URL:`` and white space, the scheme and its colon, at *i*."""
     head = _LT_HEAD.match(buf, i)
     if final:
@@ -100,181 +134,140 @@ def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | _
     if head is None:
         return unfinished(_LT_HEAD_PARTIAL, buf, i)
     if head.group(1).lower() == "url":
-        # "<URL:" then white space where the buffer ends: read as the scheme "URL" so
-        # far, but the prefix's scheme may still come ("<URL:\nhttp://x>").
         late = _LT_URL_HEAD_PARTIAL.match(buf, i, partial=True)
         if late is not None and late.partial:
             return Pending
     return head
 
 
-def _dismissed(cfg: Config, scheme: str, i: int, head_end: int) -> Dismissed | None:
-    """For markup and code after ``<`` and an unregistered *scheme*: when nothing else
-    (``URL:``, white space) stands in the head and the colon rule cannot take the word
-    either (:func:`~urimine.rules.bare.colon_can_take`), its colon needs no look: the
-    scan goes on after it."""
-    if head_end == i + len(scheme) + 2 and not colon_can_take(cfg, scheme):
+def _dismissed(ctx: Context, scheme: str, i: int, head_end: int) -> int | None:
+    """After markup or code ("<o:p>"): where nothing but the scheme stands in the head
+    and the colon rule cannot take it either, the scan goes on after its colon."""
+    if head_end == i + len(scheme) + 2 and not takes(ctx, scheme):
         return head_end
     return None
 
 
-# "<" scheme ":" then one run without whitespace or brackets, then ">": one line, no
-# "URL:" and nothing to unwrap (the general path's single-line match, where it has
-# nothing to do but validate).
-_PLAIN = re.compile(rf"<([A-Za-z][{SCHEME_CHAR}]{{0,63}}):[^<>\s]+>")
-_SEEN_LEN = 256  # longer texts are decided afresh, so the memo stays small
-
-
-def _plain(cfg: Config, m: re.Match[str], i: int) -> Shortcut | Candidate | None:
-    """The common case, ``<scheme:...>`` on one line (*m*, a :data:`_PLAIN` match at
-    ``i``), a registered scheme right after the ``<`` and no whitespace: validated in
-    one match, and decided as the general path would (tests/test_fast_paths.py checks
-    that the answers agree), a URI or its rejection. None: the general path decides.
-    Not for "urn", whose 1993 form the legacy rule looks at first, nor "url" (the
-    ``URL:`` prefix).
-
-    A rejection is decided here too: the general path would only unwrap the same text
-    and validate it again (text dense with such candidates, ``<http://[x]>``, cost
-    twice the parse). Decisions are remembered by the text they matched."""
-    text = m.group()
-    if text in cfg.seen:
-        found = cfg.seen[text]
-    else:
-        found = _plain_uri(cfg, text, m.group(1).lower())
-        if len(text) <= _SEEN_LEN:
-            cfg.seen.keep(text, found)
-    if found is None:
-        return None
-    uri, scheme, reason, detail = found
-    if reason is None:
-        return (i, m.end(), uri, "angle", scheme, "")
-    # As _angle_candidate's rejection; a registered scheme's colon may still be taken
-    # by the colon rule, so the scan goes on after the "<" (no resume, see _skip_head).
-    return Candidate(i, m.end(), "angle", uri, reason=reason, detail=detail, consume=False)
-
-
-def _plain_uri(cfg: Config, text: str, scheme: str) -> PlainDecision | None:
-    """The decision on a :data:`_PLAIN` match (its URI and scheme, and why it is
-    rejected or None), or None if the shortcut does not apply."""
-    if len(text) - 2 > cfg.max_len or "angle" not in cfg.rules:
-        return None
-    if scheme not in cfg.schemes or scheme == "urn" or scheme == "url":
-        return None
-    uri = text[1:-1]
-    bad = _validate(cfg, uri, scheme, bare=False)
-    if bad is not None:
-        return uri, scheme, bad[0], bad[1]
-    return uri, scheme, None, ""
-
-
-def _skip_head(cfg: Config, found: Candidate, scheme: str, head_end: int) -> Candidate:
-    """After a rejected ``<xs:element>``, ``<o:p>``: the scan may resume after the head's
-    colon when the colon rule cannot take the scheme."""
-    if not colon_can_take(cfg, scheme):
-        found.resume = head_end
-    return found
-
-
-def _legacy_urn(buf: str, i: int, final: bool) -> Candidate | _PendingType | None:
-    """A 1993 URN at the ``<`` at *i*, or None (the angle rule then decides)."""
-    shape = LEGACY_SHAPE.match(buf, i, partial=not final)
-    if shape is None:
-        return None  # (nor would the span below be a valid one)
-    if shape.partial:
-        return Pending
-    m = _LEGACY_SPAN.match(buf, i)
-    if m is None:
-        return None
-    text = m.group()
-    if check_legacy_urn(text) is not None:
-        return None  # perhaps a modern URN in brackets: let the angle rule decide
-    return Candidate(i, m.end(), "legacy-urn", text, "urn-legacy", "urn")
-
-
-def _angle_candidate(
-    cfg: Config, content: str, start: int, end: int, depth: int
-) -> Candidate | None:
-    """Unwrap ``<...>`` content: quote markers, whitespace, ``URL:``; then validate.
-    None: markup or code, not a candidate at all (and so no rejection to report, which
-    lets the scanner's dense prefilter pass over such text in C)."""
-    if _unknown_scheme_with_spaces(cfg, content):
-        # "<x:y z>" is far more often code or markup than a URI with an unknown scheme.
-        return None
+def _candidate(ctx: Context, content: str, start: int, end: int, depth: int) -> Candidate | None:
+    """Unwrap ``<...>`` content (quote markers, white space, ``URL:``), then validate.
+    None: markup or code, not a candidate at all (no rejection to report)."""
+    if _unknown_scheme_with_spaces(ctx, content):
+        return None  # "<x:y z>": code or markup far more often than a URI
     if depth:
         content = _marker_strip(depth).sub("\n", content)
     spaced = _WS.search(content) is not None
-    alt_source = content
-    if spaced and "hyphen" in cfg.rules and "-" in content:
-        alt_source = _HYPHEN_BREAK.sub("", content)
     uri = _WS.sub("", content) if spaced else content
-    context = "angle"
-    unprefixed = _after_url_prefix(uri)
-    if unprefixed is not uri:
-        if "url-prefix" not in cfg.rules:
-            return Candidate(start, end, "url-prefix", reason=Reason.NOT_A_URI, consume=False)
-        uri = unprefixed
-        context = "url-prefix"
-    elif "angle" not in cfg.rules:
+    context = _context(ctx, uri)
+    if context is None:
+        context = "angle" if strip_prefix(uri) is uri else "url-prefix"
         return Candidate(start, end, context, reason=Reason.NOT_A_URI, consume=False)
-    head = _SCHEME_HEAD.match(uri)
+    if context == "url-prefix":
+        uri = strip_prefix(uri)
+    head = SCHEME_HEAD.match(uri)
     if head is None:
         return Candidate(start, end, context, reason=Reason.NO_SCHEME, consume=False)
     scheme = head.group(1).lower()
-    if scheme not in cfg.schemes and _XML_NAME.fullmatch(uri):
-        # <xs:complexType>, <rpid:self/>: an XML element, not a URI of an unknown scheme.
-        return None
-    if (
-        spaced
-        and scheme == "urn"
-        and context == "angle"
-        and "legacy-urn" in cfg.rules
-        and LEGACY_WRAPPED_HEAD.match(content)
-    ):
-        # Seed 000's 1993 form wrapped over lines (its own rule, _legacy_urn, reads one
-        # line): white space inside the brackets is ignored (Appendix E), and the
-        # brackets are its own. Only with "<URN:" and the encoding written together,
-        # where the prefilters of a scanner of hits only look for one.
-        legacy = f"<{uri}>"
-        if check_legacy_urn(legacy) is None:
-            return Candidate(start, end, "legacy-urn", legacy, "urn-legacy", "urn")
-    found = _validate(cfg, uri, scheme, bare=False)
+    if scheme not in ctx.schemes and _XML_NAME.fullmatch(uri):
+        return None  # <xs:complexType>, <rpid:self/>: an XML element
+    if spaced and scheme == "urn" and context == "angle" and "legacy-urn" in ctx.rules:
+        legacy = legacy_urn.wrapped(content, uri, start, end)
+        if legacy is not None:
+            return legacy
+    found = validate(ctx, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
         return Candidate(start, end, context, uri, reason=reason, detail=detail, consume=False)
-    alternative = None
-    if alt_source is not content:
-        alt = _WS.sub("", alt_source)
-        if context == "url-prefix":
-            alt = alt[4:]
-        if alt != uri and _validate(cfg, alt, scheme, bare=False) is None:
-            alternative = alt
+    alternative = _other_reading(ctx, content, uri, scheme, context) if spaced else None
     kind = "urn" if scheme == "urn" else "uri"
     return Candidate(start, end, context, uri, kind, scheme, alternative)
 
 
-def _unknown_scheme_with_spaces(cfg: Config, content: str) -> bool:
-    """Whether ``<content>`` starts with an unregistered scheme and has inner whitespace
-    (the scheme after ``URL:`` as :func:`_after_url_prefix` reads it, else "URL")."""
-    inner = _after_url_prefix(content.strip())
-    head = _SCHEME_HEAD.match(inner)
+def _context(ctx: Context, uri: str) -> str | None:
+    """The rule that unwraps *uri* (brackets' content without white space): the URL:
+    prefix where it starts with one, else the angle rule; None where that one is off."""
+    rule = "angle" if strip_prefix(uri) is uri else "url-prefix"
+    return rule if rule in ctx.rules else None
+
+
+def _other_reading(ctx: Context, content: str, uri: str, scheme: str, context: str) -> str | None:
+    """Where the white space inside held a hyphen at a line end (Appendix E): the URI
+    without that hyphen, if valid."""
+    if "hyphen" not in ctx.rules or "-" not in content:
+        return None
+    alt = _WS.sub("", _HYPHEN_BREAK.sub("", content))
+    if context == "url-prefix":
+        alt = alt[4:]
+    if alt != uri and validate(ctx, alt, scheme, bare=False) is None:
+        return alt
+    return None
+
+
+def _unknown_scheme_with_spaces(ctx: Context, content: str) -> bool:
+    """Whether ``<content>`` starts with an unregistered scheme and holds white space
+    (the scheme after ``URL:`` as the head reads it, else "URL")."""
+    inner = strip_prefix(content.strip())
+    head = SCHEME_HEAD.match(inner)
     return (
         head is not None
-        and head.group(1).lower() not in cfg.schemes
+        and head.group(1).lower() not in ctx.schemes
         and _WS.search(inner) is not None
     )
 
 
-# "URL:" and the white space after it where a scheme follows, as the head reads them
-# (_LT_HEAD: at most 64 of " \t\r\n"), and so the dense prefilter too.
-_URL_THEN_SCHEME = re.compile(rf"{_LT_URL}(?=[A-Za-z][{SCHEME_CHAR}]*:)")
+# Where a "<" may open a candidate, for the dense modes (the end of the text searched,
+# \Z, stands for more text after the scheme's colon). First a word, its colon and no "<"
+# before a ">"; then a registered name and something before the ">", or a word that is
+# no XML name ("<o:p>", "<w:t/>": markup, dismissed), no white space inside and
+# something after its colon.
+_XML_LOCAL = r"[A-Za-z_][A-Za-z0-9_.\-]*+/?\s*+>"
+_ANGLE_TAIL = (
+    r"[ \t\r\n]{{0,64}}+(?:[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+|)"
+    r"(?=[A-Za-z][A-Za-z0-9+.\-]{{0,63}}+:[^<>]*+(?:>|\Z))"
+    r"(?:(?:{names}):{after}(?:[^<>]++(?:>|\Z)|\Z)"
+    r"|(?![A-Za-z_][A-Za-z0-9_.\-]*+:" + _XML_LOCAL + ")"
+    r"{skip}[A-Za-z][A-Za-z0-9+.\-]{{0,63}}+:{after}(?!>)[^<>\s]*+[^\S\n]*+(?:>|\Z))"
+)
+# For a scanner of hits only: "urn" counts only before what an NID starts with (seed 003
+# 2.1), white space and quote markers allowed between (the rule drops them); a name only
+# where its colon is not followed by what no URI holds there, white space aside: "//["
+# and what starts no IP literal (RFC 3986 3.2.2), "[" or "]" (3.3), "%" without two hex
+# digits (2.1). The rule can only reject those, consuming nothing.
+_NID_START = r"[\s>]*+(?:\Z|[A-Za-z0-9][\s>]*+(?:\Z|[A-Za-z0-9\-]))"
+_HITS_AFTER = r"(?!//\[[^0-9A-Fa-fVv:\s]|[\[\]]|%[0-9A-Fa-f]?[^0-9A-Fa-f\s])"
 
 
-def _after_url_prefix(text: str) -> str:
-    """*text* after a leading ``URL:`` and the white space after it, when a scheme
-    follows; else *text* itself (the same object): without one ("<URL: /x>"), "URL" is
-    the scheme. The white space is what the head reads (:data:`_URL_THEN_SCHEME`): after
-    other white space (a no-break space, more than 64), "<URL:\xa0p:/>" was a URI of the
-    scheme "p" in text the sparse finders went through, and nothing where the dense
-    prefilter, which reads the head so, passed over its "<"."""
-    prefix = _URL_THEN_SCHEME.match(text)
-    return text if prefix is None else text[prefix.end() :]
+def fragment(mode: Mode, cfg: Config) -> str:
+    """Where the angle rule (and the URL: prefix in brackets) may decide something at a
+    "<": sparse, a word and its colon after white space or "URL:"; dense, the shapes
+    above; for a scanner of hits only, without what it can only reject."""
+    if mode is Mode.SPARSE:
+        return (
+            r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
+            rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
+            rf"|[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]))"
+        )
+    names = [name for name in cfg.schemes if name.isascii()]
+    if mode is Mode.DENSE:
+        return "<(?=" + _ANGLE_TAIL.format(names=nocase_tree(names), after="", skip="") + ")"
+    marked = [name + "\0" if name == "urn" else name for name in names]
+    tree = nocase_tree(marked, f"(?=:{_NID_START})")
+    return (
+        "<(?=" + _ANGLE_TAIL.format(names=tree, after=_HITS_AFTER, skip="(?![Uu][Rr][Nn]:)") + ")"
+    )
+
+
+def nocase_tree(names: list[str], mark: str = "") -> str:
+    """A word tree of the ASCII *names* matching either case ("\\0" written as *mark*)."""
+    return word_tree(
+        names,
+        lambda c: f"[{c}{c.upper()}]" if c.isalpha() else mark if c == "\0" else re.escape(c),
+    )
+
+
+def prefix_fragment(mode: Mode, cfg: Config) -> str:
+    """The URL: prefix rule's at "<": the angle rule's; where that rule is off, what is
+    no ``<URL:...>`` is a rejection to report, markup too: then, but for a scanner of
+    hits only, the sparse one."""
+    if "angle" not in cfg.rules and mode is Mode.DENSE:
+        mode = Mode.SPARSE
+    return fragment(mode, cfg)

@@ -1,14 +1,11 @@
 """Where a candidate after an opening bracket ends (seed 002 Appendix E: in
-``(http://x/a)b`` the URI ends at the first closer without its opener inside it),
-counted once for every candidate of the same run.
+``(http://x/a)b`` the URI ends at the first closer without its opener inside it).
 
-A candidate counts the brackets of its run until one closer more than openers has
-stood. Most meet that closer within a few brackets, or run out of them. In a run of
-balanced brackets with a candidate after each opener (``[tel:1[a]`` repeated), every
-candidate counted to the run's end: the length bound (8 KB) of Python steps each,
-some 0.1 MB/s. Past a few closers the run's levels (openers less closers before
-each bracket) are built once instead; a later candidate of the run, whose text is a
-tail of the run's, finds its end in them by two binary searches.
+A candidate counts its brackets until one closer more than openers has stood. Past a
+few closers the run's levels (openers less closers before each bracket) are built once
+and kept: in a run of balanced brackets with a candidate after each opener
+(``[tel:1[a]`` repeated), each later candidate, whose text is a tail of the run's,
+finds its end by two binary searches instead of counting to the run's end.
 """
 
 from __future__ import annotations
@@ -17,14 +14,12 @@ import re
 from bisect import bisect_left
 from typing import NamedTuple
 
-from urimine.rules import _OPENERS, Config
+from urimine.rules.context import Context
+from urimine.rules.patterns import OPENERS
 
-__all__ = ["cut_unbalanced"]
+__all__ = ["Levels", "cut_unbalanced"]
 
-_COUNTED = 16
-"""Closers a candidate counts one by one before it reads the run's levels."""
-
-_PAIR = {o: re.compile(f"[{re.escape(o + c)}]") for o, c in _OPENERS.items()}
+_PAIR = {o: re.compile(f"[{re.escape(o + c)}]") for o, c in OPENERS.items()}
 """Either bracket of a pair, by its opener."""
 
 
@@ -39,13 +34,11 @@ class Levels(NamedTuple):
     drops: dict[int, list[int]]
 
 
-def cut_unbalanced(cfg: Config, uri: str, opener: str, closer: str) -> str:
-    """*uri* up to its first closer with no opener inside it (all of it if none).
-
-    The openers are counted a stretch between closers at a time: counted from the start
-    at every closer, a URI of balanced brackets cost time quadratic in its length (0.3
-    MB/s for ``(http://a/((…))``). Past :data:`_COUNTED` closers, the run's levels
-    answer (:func:`_levels_of`)."""
+def cut_unbalanced(ctx: Context, uri: str, opener: str, closer: str) -> str:
+    """*uri* up to its first closer with no opener inside it (all of it if none). The
+    openers are counted a stretch between closers at a time (never from the start at
+    each closer); past a few closers, the run's levels answer."""
+    counted = ctx.tuning.brackets_counted if ctx.kept else -1
     opened = closed = 0
     start = 0
     k = uri.find(closer)
@@ -54,18 +47,17 @@ def cut_unbalanced(cfg: Config, uri: str, opener: str, closer: str) -> str:
         closed += 1
         if opened < closed:
             return uri[:k]
-        if closed == _COUNTED:
-            return _cut_by_levels(_levels_of(cfg, uri, opener), uri)
+        if closed == counted:
+            return _cut_by_levels(_levels_of(ctx, uri, opener), uri)
         start = k + 1
         k = uri.find(closer, start)
     return uri
 
 
-def _levels_of(cfg: Config, uri: str, opener: str) -> Levels:
-    """The levels of a text that ends in *uri*: the run's, kept in ``cfg.text.brackets`` by
-    opener, when *uri* is a tail of it; else *uri*'s own, kept for the candidates after
-    it."""
-    known = cfg.text.brackets.get(opener)
+def _levels_of(ctx: Context, uri: str, opener: str) -> Levels:
+    """The levels of a text that ends in *uri*: the run's, kept by opener, when *uri* is
+    a tail of it; else *uri*'s own, kept for the candidates after it."""
+    known = ctx.memo.brackets.get(opener)
     if known is not None and known.text.endswith(uri):
         return known
     positions: list[int] = []
@@ -81,7 +73,7 @@ def _levels_of(cfg: Config, uri: str, opener: str) -> Levels:
             drops.setdefault(level, []).append(at)
         positions.append(at)
         levels.append(level)
-    known = cfg.text.brackets[opener] = Levels(uri, positions, levels, drops)
+    known = ctx.memo.brackets[opener] = Levels(uri, positions, levels, drops)
     return known
 
 

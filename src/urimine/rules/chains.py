@@ -1,22 +1,61 @@
-"""Hyphen chains (seed 002 Appendix E: a URI broken after a hyphen at line ends), matched
-once for every candidate that runs into the same one.
+"""Hyphen chains (seed 002 Appendix E: a URI broken after a hyphen at line ends): the
+line breaks a chain is made of, and a chain matched once for every candidate that runs
+into it.
 
-A candidate whose run ends in "-" at a line end is joined to the runs on the lines
-after it, up to the length bound (:func:`rules.bare._hyphen_join`). Where every line of
-a long stretch ends in "-" (quoted ``-`` lines, runs of broken words) and the lines hold
-many colons, each candidate's chain is most of the same text: matched and joined
-afresh, each cost the length bound (8 KB) of work, some 0.1 MB/s. Here a chain is
-matched once, with its breaks (where each gap of :func:`_hyphen_gap` starts and ends)
-and its runs joined; a later candidate whose first run ends at one of its breaks reads
-its own chain from them, in the time of a binary search and one slice.
+A candidate whose run ends in "-" at a line end is joined to the runs on the lines after
+it. Where every line of a long stretch ends in "-" and the lines hold many colons, each
+candidate's chain is most of the same text; kept, with its breaks and its runs joined,
+a later candidate whose first run ends at one of its breaks reads its chain from it by
+a binary search and one slice.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
+from functools import cache
 from typing import NamedTuple
 
-from urimine.rules import Config, _hyphen_breaks, _hyphen_chain, join_breaks
+from urimine.rules.context import Context
+from urimine.rules.patterns import RUN_CHAR
+
+__all__ = ["chain_end", "gap_source", "hyphen_gap", "join_breaks", "joined"]
+
+
+def gap_source(depth: int) -> str:
+    """A line break after a hyphen, with *depth* mail quote markers on the next line, up
+    to the run of URI characters that goes on there."""
+    markers = rf"(?:[ \t]*>){{{depth}}}" if depth else ""
+    return rf"[ \t]*\r?\n{markers}[ \t]*(?={RUN_CHAR})"
+
+
+@cache
+def hyphen_gap(depth: int) -> re.Pattern[str]:
+    """:func:`gap_source`, compiled by ``re`` (``regex`` would first look for a character
+    it needs up to the end of the text, at each URI ending in "-")."""
+    return re.compile(gap_source(depth))
+
+
+@cache
+def _hyphen_chain(depth: int) -> re.Pattern[str]:
+    """From the end of a piece that ends in "-": while the last piece does, a gap and the
+    next run of URI characters, in one match."""
+    return re.compile(rf"(?:(?<=-){gap_source(depth)}{RUN_CHAR}*+)*+")
+
+
+@cache
+def _hyphen_breaks(depth: int, hyphen: bool) -> re.Pattern[str]:
+    """The line breaks of a chain; with *hyphen*, each with the hyphen before it."""
+    gap = gap_source(depth)
+    return re.compile(rf"-{gap}" if hyphen else rf"(?<=-){gap}")
+
+
+def join_breaks(chain: str, depth: int, hyphen: bool) -> str:
+    """A hyphen *chain* with its line breaks cut out (the pieces joined); with *hyphen*,
+    each piece also without the hyphen before its break (Appendix E's other reading)."""
+    if not depth and " " not in chain and "\t" not in chain and "\r" not in chain:
+        return chain.replace("-\n" if hyphen else "\n", "")
+    return _hyphen_breaks(depth, hyphen).sub("", chain)
 
 
 class Chain(NamedTuple):
@@ -92,13 +131,15 @@ def _run_after(chain: Chain, k: int) -> int:
     return starts[k + 1] if k + 1 < len(starts) else chain.end
 
 
-def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
+def chain_end(ctx: Context, buf: str, e: int, stop: int, depth: int) -> int:
     """Where :func:`_hyphen_chain` (*depth*) matched at *e* with the end position *stop*
     ends. The chain's possessive loop takes the same breaks and runs from any of its
     run ends, and an end position only cuts it short: a break whose gap and the
     character its look-ahead reads do not fit before *stop* is not taken, and a run is
     cut at *stop*."""
-    chain = cfg.text.chain
+    chain = ctx.memo.chain
+    if not ctx.kept:
+        return _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
     k = _index(chain, buf, e, stop, depth)
     if k < 0:
         # Not known. A candidate whose first run ends inside the chain matched last
@@ -107,9 +148,10 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
         # where it went: a chain read once, the common case, costs what it did).
         if chain is None or chain.buf is not buf or not chain.start < e < chain.end:
             end: int = _hyphen_chain(depth).match(buf, e, stop).end()  # type: ignore[union-attr]
-            cfg.text.chain = Matched(buf, e, end)
+            ctx.memo.chain = Matched(buf, e, end)
             return end
-        chain = cfg.text.chain = _with_breaks(buf, e, min(e + 2 * cfg.max_len, len(buf)), depth)
+        limit = min(e + 2 * ctx.max_len, len(buf))
+        chain = ctx.memo.chain = _with_breaks(buf, e, limit, depth)
         k = 0
     assert isinstance(chain, Chain)
     last = bisect_left(chain.gap_ends, stop, k) - 1  # the last break whose gap ends before stop
@@ -119,11 +161,11 @@ def chain_end(cfg: Config, buf: str, e: int, stop: int, depth: int) -> int:
     return run_end if run_end < stop else stop
 
 
-def joined(cfg: Config, buf: str, s: int, e: int, end: int, depth: int) -> str:
+def joined(ctx: Context, buf: str, s: int, e: int, end: int, depth: int) -> str:
     """``join_breaks(buf[s:end], depth, False)`` for a chain from *e* (the end of the run
     that starts at *s*) to *end* (a run end in it), read from the chain
     :func:`chain_end` last matched when it holds it."""
-    chain = cfg.text.chain
+    chain = ctx.memo.chain
     k = _index(chain, buf, e, end, depth)
     if isinstance(chain, Chain) and 0 <= k < len(chain.gap_starts):
         ends = chain.gap_ends

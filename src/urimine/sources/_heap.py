@@ -9,8 +9,6 @@ kept. ``malloc_trim`` returns the free pages; elsewhere this is a no-op.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -28,6 +26,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, looked up once; None elsewhere."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         trim: Callable[[int], int] = libc.malloc_trim

@@ -16,10 +16,7 @@ with that prefix again, marks the lost stretch with a :class:`Gap`, and goes on.
 
 from __future__ import annotations
 
-import bz2
-import lzma
 import re
-import zlib
 from collections import deque
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -76,10 +73,15 @@ class _Member:
         self.leftover = b""
         self._obj: Any
         if kind == "gzip":
-            self._obj = _GZIP.decompressobj(16 + _GZIP.MAX_WBITS)
+            gzip = _gzip_module()
+            self._obj = gzip.decompressobj(16 + gzip.MAX_WBITS)
         elif kind == "bzip2":
+            import bz2
+
             self._obj = bz2.BZ2Decompressor()
         elif kind == "xz":
+            import lzma
+
             self._obj = lzma.LZMADecompressor()
         else:
             self._obj = _zstd_module().ZstdDecompressor().decompressobj()
@@ -115,19 +117,26 @@ class _Member:
         self.leftover = b""
 
 
+_GZIP: Any = None
+"""The zlib-like module that inflates gzip members, once :func:`_gzip_module` chose it."""
+
+
 def _gzip_module() -> Any:
-    """isal's zlib (ISA-L, the ``isal`` extra) where installed: the same interface and
-    twice the stdlib's speed at inflating, the largest single cost of reading
-    gzipped mail; else the stdlib's."""
-    try:
-        from isal import isal_zlib
-    except ImportError:
-        return zlib
-    return isal_zlib
+    """The zlib-like module that inflates gzip members, imported at the first one: isal's
+    zlib (ISA-L, the ``isal`` extra) where installed, the same interface and twice the
+    stdlib's speed at inflating, the largest single cost of reading gzipped mail; else
+    the stdlib's."""
+    global _GZIP
+    if _GZIP is None:
+        try:
+            from isal import isal_zlib
 
+            _GZIP = isal_zlib
+        except ImportError:
+            import zlib
 
-_GZIP: Any = _gzip_module()
-"""The zlib-like module that inflates gzip members (see :func:`_gzip_module`)."""
+            _GZIP = zlib
+    return _GZIP
 
 
 def _zstd_module() -> Any:
@@ -139,8 +148,13 @@ def _zstd_module() -> Any:
     return zstandard
 
 
+_MAGICS = tuple(MAGIC.values())
+
+
 def sniff_compression(head: bytes) -> str | None:
     """Name of the compression whose magic bytes start *head*, or None."""
+    if not head.startswith(_MAGICS):  # one test for the common case: none
+        return None
     for name, magic in MAGIC.items():
         if head.startswith(magic):
             return name
@@ -149,6 +163,9 @@ def sniff_compression(head: bytes) -> str | None:
 
 def _is_corruption(exc: Exception) -> bool:
     """Whether *exc* is a decompressor's complaint about its input."""
+    import lzma
+    import zlib
+
     if isinstance(exc, (zlib.error, OSError, EOFError, lzma.LZMAError, ValueError)):
         return True
     # zstandard's and isal's errors have no stdlib base.
@@ -333,8 +350,9 @@ class _Pending:
 
 def _starts_with(member: bytes, prefix: bytes) -> bool:
     """Whether the gzip member at the start of *member* decompresses to *prefix* first."""
+    gzip = _gzip_module()
     try:
-        out = _GZIP.decompressobj(16 + _GZIP.MAX_WBITS).decompress(member, len(prefix))
+        out = gzip.decompressobj(16 + gzip.MAX_WBITS).decompress(member, len(prefix))
     except Exception as exc:
         if not _is_corruption(exc):
             raise

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from urimine.sources.compress import BLOCK, CorruptStream, Gap, sniff_compression
+from urimine.sources.compress import BLOCK, MAGIC, CorruptStream, Gap, sniff_compression
 
 SNIFF_SIZE = 1 << 16
 """How much of the head the magic/markup checks look at."""
@@ -24,13 +24,14 @@ _KNOWN_FIELDS = re.compile(
     rb"delivered-to|newsgroups|path|x-[a-z-]+|content-type|in-reply-to|references):"
 )
 _HTML_HEAD = re.compile(rb"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
-_NAME_KINDS = (
-    ((".warc", ".wet", ".warc.wet", ".arc"), "warc"),
-    ((".mbox", ".mbx"), "mbox"),
-    ((".eml", ".msg", ".mail"), "eml"),
-    ((".html", ".htm", ".xhtml", ".shtml"), "html"),
-)
-_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zstd", ".tgz")
+_NAME_KINDS = {
+    **dict.fromkeys((".warc", ".wet", ".arc"), "warc"),
+    **dict.fromkeys((".mbox", ".mbx"), "mbox"),
+    **dict.fromkeys((".eml", ".msg", ".mail"), "eml"),
+    **dict.fromkeys((".html", ".htm", ".xhtml", ".shtml"), "html"),
+}
+"""The kind a file name's last extension says (``.warc.wet`` ends in ``.wet``)."""
+_COMPRESSED_SUFFIXES = frozenset((".gz", ".bz2", ".xz", ".zst", ".zstd", ".tgz"))
 
 
 def raw_blocks(
@@ -180,6 +181,8 @@ class BlockReader:
 
 def _looks_like_mail(head: bytes) -> bool:
     """True if *head* opens with an RFC 5322 header block naming a known field."""
+    if not _HEADER_LINE.match(head):  # the first line (a field name holds no line break)
+        return False
     end = head.find(b"\n\n")
     end2 = head.find(b"\r\n\r\n")
     cut = min(x for x in (end, end2, len(head)) if x >= 0)
@@ -195,14 +198,11 @@ def _looks_like_mail(head: bytes) -> bool:
 def _kind_by_name(name: str) -> str | None:
     """The kind an input's file name suggests, ignoring a compression suffix."""
     lower = name.lower()
-    for suffix in _COMPRESSED_SUFFIXES:
-        if lower.endswith(suffix):
-            lower = lower[: -len(suffix)]
-            break
-    for suffixes, kind in _NAME_KINDS:
-        if lower.endswith(suffixes):
-            return kind
-    return None
+    dot = lower.rfind(".")
+    if dot >= 0 and lower[dot:] in _COMPRESSED_SUFFIXES:
+        lower = lower[:dot]
+        dot = lower.rfind(".")
+    return _NAME_KINDS.get(lower[dot:]) if dot >= 0 else None
 
 
 _BINARY_MAGIC = (
@@ -257,6 +257,10 @@ def is_binary(head: bytes) -> bool:
     return controls * BINARY_SHARE > len(sample)
 
 
+_MAGIC_KINDS = (*MAGIC.values(), b"WARC/1.", b"WARC/0.", b"From ", b"\xff\xfe", b"\xfe\xff")
+"""The heads :func:`sniff` knows a kind by alone (compressions, WARC, mbox, UTF-16)."""
+
+
 def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     """Kind of an input from its first bytes, then its name.
 
@@ -264,15 +268,16 @@ def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     ``html``, ``binary``, ``text``. With *nuls* (a UTF-16 or UTF-32 encoding was
     named), control bytes do not make an input binary.
     """
-    compression = sniff_compression(head)
-    if compression:
-        return compression
-    if head.startswith((b"WARC/1.", b"WARC/0.")):
-        return "warc"
-    if head.startswith(b"From "):
-        return "mbox"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "text"  # UTF-16 with a byte-order mark: NULs are expected
+    if head.startswith(_MAGIC_KINDS):
+        compression = sniff_compression(head)
+        if compression:
+            return compression
+        if head.startswith((b"WARC/1.", b"WARC/0.")):
+            return "warc"
+        if head.startswith(b"From "):
+            return "mbox"
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return "text"  # UTF-16 with a byte-order mark: NULs are expected
     if head.startswith(_BINARY_MAGIC) if nuls else is_binary(head):
         return "binary"
     if _looks_like_mail(head[:SNIFF_SIZE]):

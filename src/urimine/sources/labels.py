@@ -26,9 +26,9 @@ that may hold a URI, the unstructured ones and the link fields (:mod:`.mail_fiel
 ``links``: only the fields that hold URIs by design and those showing a ``<scheme:``;
 ``none``: no field."""
 HEADERS_HELP = (
-    "mail header fields scanned: all (every unstructured field and the URI fields;"
-    " the default), links (List-*, Archived-At, Content-Base/-Location and fields"
-    " showing <scheme:...>), none"
+    "mail header fields scanned: all (every unstructured field and the URI fields),"
+    " links (List-*, Archived-At, Content-Base/-Location and fields showing"
+    " <scheme:...>), none (default: all)"
 )
 
 

@@ -81,10 +81,8 @@ def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool
                 before = data[i - 1] if i else -1
                 if before == _LF:
                     if parked:
-                        message = b"".join([*parked, data[start:i][: _HELD - held]])
+                        yield from _parked_span(parked, data[start:i][: _HELD - held], quoted)
                         parked, held = [], 0
-                        if _has_text(message, 0, len(message)):
-                            yield message, 0, len(message), quoted, False
                     elif _has_text(data, start, i):
                         yield data, start, i, quoted, False
                     start = i
@@ -106,6 +104,15 @@ def _mbox_spans(blocks: Iterable[bytes]) -> Iterator[tuple[bytes, int, int, bool
         yield from _last_span(parked, held, data, start, quoted, True)
         raise
     yield from _last_span(parked, held, data, start, quoted, cut)
+
+
+def _parked_span(
+    parked: list[bytes], rest: bytes, quoted: bool
+) -> Iterator[tuple[bytes, int, int, bool, bool]]:
+    """The span of a long message set aside in ``parked``, if it holds any text."""
+    message = b"".join([*parked, rest])
+    if _has_text(message, 0, len(message)):
+        yield message, 0, len(message), quoted, False
 
 
 def _last_span(

@@ -65,10 +65,11 @@ class Unit:
     the first stretch of an mbox and -1 for the next ones: whoever splits them numbers
     the messages on."""
     file_range: tuple[int, int] | None = None
-    """With ``open_units(file_ranges=True)``, for an uncompressed UTF-8 text file: the
-    byte range of ``source`` whose decoding (errors replaced) is this unit's text, so
-    that worker processes can read parts of it themselves (:mod:`urimine.parallel`). A
-    consumer that does so sets ``chunks`` to ``()``: the file is then not read here.
+    """With ``open_units(file_ranges=True)``, for an uncompressed UTF-8 text file larger
+    than those read whole (``urimine.sources.SMALL_FILE``): the byte range of ``source``
+    whose decoding (errors replaced) is this unit's text, so that worker processes can
+    read parts of it themselves (:mod:`urimine.parallel`). A consumer that does so sets
+    ``chunks`` to ``()``: the file is then not read here.
     With ``raw_mbox`` (and ``raw_mail`` too): the byte range of an uncompressed mbox,
     whose messages the workers split and decode, no ``raw``."""
     ending: Ending = field(default_factory=Ending)

@@ -1,58 +1,206 @@
-"""Expansion of command-line PATHs into inputs: files, ``-`` and Maildirs."""
+"""Expansion of command-line PATHs into inputs, walking folders as ripgrep does.
+
+A PATH named on the command line is always read, whatever it is called and whatever an
+ignore file says; ``-`` is standard input, a Maildir (a folder with ``cur/`` or ``new/``)
+is one input. A folder is walked depth first in name order, leaving out, by default:
+hidden files and folders (a name starting with ``.``, so ``.git``, ``.hg`` and ``.svn``
+too), what ``.gitignore``, ``.ignore`` and ``.git/info/exclude`` exclude (also those of
+the folders above the PATH up to the root of the git repository holding it), symbolic
+links, and anything but regular files (FIFOs, sockets, devices: reading one could block
+the run for ever). :class:`Walk` changes that: ``hidden``, ``ignore_files``, ``globs``
+(ripgrep's ``-g``, :mod:`urimine.sources.globs`), ``max_depth`` and ``follow``.
+
+A folder the walk cannot go into (unlistable, or a symbolic link back to a folder above
+it) comes out as an :class:`Unwalked` path, which :func:`urimine.sources.open_units`
+reports as a :class:`~urimine.errors.SourceError` with its reason.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
+from urimine.sources.globs import IGNORE, INCLUDE, Globs, IgnoreLevel, load_level, match_levels
 from urimine.sources.mbox import is_maildir
 
+__all__ = ["Unwalked", "Walk", "iter_inputs"]
 
-def iter_inputs(paths: Sequence[str]) -> Iterator[str]:
-    """Expand PATHs: ``-`` is stdin, a directory is walked recursively in sorted order.
 
-    A Maildir (a directory with ``cur/`` and/or ``new/``) is one input, not a
-    tree of files. No PATH at all means ``-``. Paths that do not exist are
-    passed through so that :func:`open_units` reports them as source errors;
-    so is a directory that cannot be listed.
-    """
-    if not paths:
-        yield "-"
-        return
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """How folders named as inputs are walked (the defaults are ripgrep's)."""
+
+    hidden: bool = False
+    """Read hidden files and folders (``--hidden``)."""
+    ignore_files: bool = True
+    """Respect ``.gitignore``, ``.ignore`` and ``.git/info/exclude`` (``--no-ignore``: off)."""
+    globs: tuple[str, ...] = ()
+    """``-g/--glob`` globs, ``!`` to exclude; the last matching one wins."""
+    max_depth: int | None = None
+    """Folder levels below a PATH to read (0: only the PATHs themselves)."""
+    follow: bool = False
+    """Follow symbolic links (``--follow``), folder loops detected and reported."""
+
+
+DEFAULT_WALK = Walk()
+
+
+class Unwalked(str):
+    """A folder the walk could not go into, with the reason (a ``str``: its path)."""
+
+    reason: str
+
+    def __new__(cls, path: str, reason: str) -> Unwalked:
+        self = super().__new__(cls, path)
+        self.reason = reason
+        return self
+
+
+def iter_inputs(paths: Iterable[str], walk: Walk | None = None) -> Iterator[str]:
+    """Expand PATHs into inputs: no PATH at all means ``-``; a folder that is not a
+    Maildir is walked (see the module docstring); anything else, a missing path
+    included, is passed through for :func:`~urimine.sources.open_units` to read or
+    report."""
+    walk = walk or DEFAULT_WALK
+    given = False
     for path in paths:
+        given = True
         if path != "-" and os.path.isdir(path) and not is_maildir(path):
-            yield from _walk(path)
+            yield from _Walker(walk, path).inputs()
         else:
             yield path
+    if not given:
+        yield "-"
 
 
-def _walk(folder: str) -> Iterator[str]:
-    """Regular files under *folder* (and symlinks to them), depth first, sorted by name;
-    symlinked folders not followed. FIFOs, sockets and devices are left out: reading
-    one would block the run or never end (one named on the command line is read)."""
-    try:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        yield folder  # open_units turns this into a SourceError with the reason
-        return
-    for entry in entries:
+class _Walker:
+    """One walk of one PATH."""
+
+    def __init__(self, walk: Walk, root: str) -> None:
+        self.walk = walk
+        self.root = root
+        self.globs = Globs(walk.globs)
+        self.top = os.path.abspath(root)
+
+    def inputs(self) -> Iterator[str]:
+        if self.walk.max_depth == 0:
+            return
+        levels = self._levels_above() if self.walk.ignore_files else ()
+        seen = {self._identity(self.root): self.root} if self.walk.follow else {}
+        yield from self._folder(self.root, self.top, "", 1, levels, seen)
+
+    def _levels_above(self) -> tuple[IgnoreLevel, ...]:
+        """The ignore files of the folders above the PATH, up to the root of the git
+        repository holding it (none when it is in no repository)."""
+        above: list[str] = []
+        folder = self.top
+        while True:
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return ()  # no repository above
+            folder = parent
+            above.append(folder)
+            if os.path.exists(os.path.join(folder, ".git")):
+                break
+        loaded = (load_level(f) for f in reversed(above))
+        return tuple(level for level in loaded if level is not None)
+
+    def _folder(
+        self,
+        path: str,
+        absolute: str,
+        rel: str,
+        depth: int,
+        levels: tuple[IgnoreLevel, ...],
+        seen: dict[tuple[int, int], str],
+    ) -> Iterator[str]:
         try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-        except OSError:
-            is_dir = False
-        if is_dir:
-            if is_maildir(entry.path):
+            with os.scandir(path) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            yield Unwalked(path, exc.strerror or str(exc))
+            return
+        if self.walk.ignore_files:
+            level = load_level(absolute, {e.name for e in entries if e.name.startswith(".")})
+            if level is not None:
+                levels = (*levels, level)
+        for entry in entries:
+            kind = self._kind(entry)
+            if kind is None:
+                continue
+            # A Maildir is one input: globs and ignore files see it as a file.
+            is_dir = kind == "dir" and not is_maildir(entry.path)
+            name_rel = rel + entry.name
+            name_abs = absolute.rstrip("/") + "/" + entry.name
+            if not self._wanted(entry.name, name_rel, name_abs, is_dir, levels):
+                continue
+            if not is_dir:
                 yield entry.path
-            else:
-                yield from _walk(entry.path)
-        elif _is_file(entry):
-            yield entry.path
+            elif self.walk.max_depth is None or depth < self.walk.max_depth:
+                yield from self._below(entry.path, name_abs, name_rel, depth, levels, seen)
 
+    def _below(
+        self,
+        path: str,
+        absolute: str,
+        rel: str,
+        depth: int,
+        levels: tuple[IgnoreLevel, ...],
+        seen: dict[tuple[int, int], str],
+    ) -> Iterator[str]:
+        """The inputs under the sub-folder ``path``; when following links, a folder
+        already on the way down from the PATH is a loop, reported and not entered."""
+        if not self.walk.follow:
+            yield from self._folder(path, absolute, rel + "/", depth + 1, levels, seen)
+            return
+        ident = self._identity(path)
+        if ident in seen:
+            yield Unwalked(path, f"file system loop: leads back to {seen[ident]}")
+            return
+        seen[ident] = path
+        try:
+            yield from self._folder(path, absolute, rel + "/", depth + 1, levels, seen)
+        finally:
+            del seen[ident]
 
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    """Whether *entry* is a regular file, or a symlink to one."""
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
+    @staticmethod
+    def _identity(path: str) -> tuple[int, int]:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return (-1, -1)
+        return (st.st_dev, st.st_ino)
+
+    def _kind(self, entry: os.DirEntry[str]) -> str | None:
+        """``dir``, ``file`` or None (not read): symbolic links only with ``follow``
+        (a dangling one is passed on, to be reported), regular files only."""
+        try:
+            if not entry.is_symlink():
+                if entry.is_dir(follow_symlinks=False):
+                    return "dir"
+                return "file" if entry.is_file(follow_symlinks=False) else None
+            if not self.walk.follow:
+                return None
+            mode = os.stat(entry.path).st_mode
+        except FileNotFoundError:
+            return "file" if self.walk.follow else None
+        except OSError:
+            return None
+        if stat.S_ISDIR(mode):
+            return "dir"
+        return "file" if stat.S_ISREG(mode) else None
+
+    def _wanted(
+        self, name: str, rel: str, absolute: str, is_dir: bool, levels: tuple[IgnoreLevel, ...]
+    ) -> bool:
+        """Globs first, then ignore files, then hiddenness (ripgrep's precedence)."""
+        verdict = self.globs.match(rel, is_dir)
+        if verdict is None and levels:
+            verdict = match_levels(levels, absolute, is_dir)
+        if verdict == INCLUDE:
+            return True
+        if verdict == IGNORE:
+            return False
+        return self.walk.hidden or not name.startswith(".")

@@ -1,0 +1,140 @@
+"""Prefilters composed from the fragments of the rules a scanner enables (the rule table,
+:mod:`urimine.rules.table`), compiled at their first use and cached per rule set.
+
+At each trigger character, the sparse prefilter is the alternation of the rules'
+sparse fragments after that character (a literal first: the regex engine skips to it at
+memchr speed); the dense one, of their dense fragments. At ":" in the dense modes the
+rules give what may follow the colon of each scheme name (:class:`ColonFragment`): the
+names are searched in C in the text reversed (:class:`ColonNames`), and what follows
+is asked at each name's colon.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from urimine._wordtree import word_tree
+from urimine.rules.base import ColonFragment, Mode
+from urimine.rules.config import Config
+from urimine.rules.patterns import ASCII_STOP
+from urimine.rules.table import fragments
+
+__all__ = ["ColonNames", "colon_names", "pattern"]
+
+
+def sources(cfg: Config, char: str, mode: Mode) -> list[str]:
+    """The distinct regex fragments at *char* in *mode*, in table order."""
+    out: list[str] = []
+    for fragment in fragments(cfg, char):
+        found = fragment(mode, cfg)
+        if isinstance(found, str) and found not in out:
+            out.append(found)
+    return out
+
+
+@cache
+def pattern(cfg: Config, char: str, mode: Mode) -> re.Pattern[str] | None:
+    """The prefilter at *char* in *mode*: the trigger, then any fragment's rest; where
+    the rules give no regex fragment in a dense mode (the colon's are searched by name,
+    :func:`colon_names`), the sparse one; None where no rule has one at all."""
+    found = sources(cfg, char, mode)
+    if not found:
+        return pattern(cfg, char, Mode.SPARSE) if mode is not Mode.SPARSE else None
+    for source in found:
+        assert source.startswith(re.escape(char)), source
+    tails = [source[len(re.escape(char)) :] for source in found]
+    body = tails[0] if len(tails) == 1 else "(?:" + "|".join(tails) + ")"
+    return re.compile(re.escape(char) + body)
+
+
+@dataclass(frozen=True, slots=True)
+class ColonNames:
+    """The dense modes' colon search: a name the colon site takes, then ":" (in
+    ASCII-lowered text reversed, so each pattern starts with the colon), and what may
+    follow each name's colon."""
+
+    strict: re.Pattern[bytes]
+    """A name after a dot, or glued neither to a letter nor to a letter and one of
+    "0-9+-": where no run of scheme characters is 64 long, a superset of the words the
+    site takes (a longer run's word may start after any "-", up to 64 before the
+    colon)."""
+    loose: re.Pattern[bytes]
+    """A name not glued to a letter."""
+    after: dict[bytes, re.Pattern[str]]
+    """By name (reversed ASCII, as the search finds it), what must follow its colon."""
+    short: dict[bytes, re.Pattern[str]]
+    """The same where no candidate from the colon can be too long."""
+
+
+_BOUNDARY_STRICT = r"(?:\.|(?![a-z])(?![0-9+\-][a-z]))"
+
+
+@cache
+def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
+    """The colon search of *mode* (a dense one), or None where every word may be a
+    scheme (the any-scheme rule): then the sparse prefilter serves."""
+    if "any-scheme" in cfg.rules:
+        return None
+    checks: dict[str, list[str]] = {}
+    shorts: dict[str, list[str]] = {}
+    nears: dict[str, set[tuple[str, ...]]] = {}
+    for fragment in fragments(cfg, ":"):
+        found = fragment(mode, cfg)
+        assert isinstance(found, list), found
+        for part in found:
+            for name in cfg.schemes if part.names is None else part.names:
+                if name.isascii():
+                    checks.setdefault(name, []).append(part.after)
+                    shorts.setdefault(name, []).append(part.short or part.after)
+                    nears.setdefault(name, set()).add(part.near)
+    # After the colon (before it in the text reversed): not what ends a run, nor "//"
+    # then that (the site dismisses those); then the names, each group with what it
+    # needs after its colon (in the text reversed, a look-behind).
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, near in nears.items():
+        groups.setdefault(near.pop() if len(near) == 1 else (), []).append(name[::-1])
+    branches = [
+        "".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) * bool(near)
+        + f"(?:{word_tree(names)})"
+        for near, names in sorted(groups.items())
+    ]
+    head = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
+    return ColonNames(
+        re.compile((head + _BOUNDARY_STRICT).encode()),
+        re.compile((head + "(?![a-z])").encode()),
+        _by_name(checks),
+        _by_name(shorts),
+    )
+
+
+def _by_name(parts: dict[str, list[str]]) -> dict[bytes, re.Pattern[str]]:
+    """Each name's parts compiled into one pattern (shared by the names whose parts are
+    alike), keyed by the name reversed, as the names search finds it."""
+    compiled: dict[str, re.Pattern[str]] = {}
+    out: dict[bytes, re.Pattern[str]] = {}
+    for name, sources in parts.items():
+        source = _union(sources)
+        if source not in compiled:
+            compiled[source] = re.compile(source)
+        out[name[::-1].encode("ascii")] = compiled[source]
+    return out
+
+
+def _union(parts: list[str]) -> str:
+    """One source matching where any of *parts* does (each starts with ":")."""
+    distinct = list(dict.fromkeys(parts))
+    if len(distinct) == 1:
+        return distinct[0]
+    return ":(?:" + "|".join(part[1:] for part in distinct) + ")"
+
+
+def colon_fragments(cfg: Config, mode: Mode) -> list[ColonFragment]:
+    """Every rule's colon fragments in *mode* (a dense one), for tests."""
+    out: list[ColonFragment] = []
+    for fragment in fragments(cfg, ":"):
+        found = fragment(mode, cfg)
+        assert isinstance(found, list)
+        out += found
+    return out

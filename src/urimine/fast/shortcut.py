@@ -1,0 +1,155 @@
+"""Shortcuts: the common URIs decided in one match, with the answer the general path
+gives (tests/test_equivalence.py compares them with ``Speed(shortcut=False)``).
+
+At a scheme's colon, ``scheme://host/path`` or an opaque ``scheme:path`` ending before
+white space, perhaps followed by sentence punctuation: everything the match accepts is
+an RFC 3986 URI (a reg-name host, a port of at most 4 digits, a path, query and
+fragment without the characters the delimiting rules look at: quotes, brackets, "*",
+non-ASCII) ending in a character trim keeps and that is no hyphen before a line break,
+then exactly what trim drops (Appendix E). At a "<": ``<scheme:...>`` on one line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from urimine import _abnf
+from urimine.normalize import simple_uri_key
+from urimine.rules.base import Candidate, Shortcut
+from urimine.rules.context import Context
+from urimine.rules.delimit import validate
+from urimine.rules.patterns import SCHEME_CHAR, STOP_MARKS
+from urimine.rules.url_prefix import after_url
+from urimine.schemes import AUTHORITY_SCHEMES
+
+__all__ = ["at_angle", "at_colon"]
+
+_PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
+
+# A URI part may end in "-" only where no line break follows (the hyphen rule joins
+# across one): white space then more text on the line, a CR that no LF follows, or an
+# ASCII stop character. (An optional part is written "(?:X|)" or "(?>X|)": the
+# engine's general repeat costs a common URI a tenth more.)
+_NO_BREAK = rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+_DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
+
+
+def _ending_well(chars: str, escapes: str = _abnf.PCT_ENCODED) -> str:
+    """``*( [chars] / escapes )`` not ending in what trim drops (".,;:!?-"), with no step
+    given back (a long candidate that fails at its end fails in one pass)."""
+    bad_end = "".join(c for c in ".,;:!?-" if c in chars).replace("-", r"\-")
+    good_end = chars
+    for c in ".,;:!?":
+        good_end = good_end.replace(c, "")
+    good_end = good_end.replace(r"\-", "")
+    step = rf"(?:{escapes}|[{bad_end}]++(?=[{good_end}]|{escapes}))"
+    return rf"[{good_end}]*+(?:{step}[{good_end}]*+)*+{_DASH_END}"
+
+
+_QUERY_FRAGMENT = (
+    rf"(?:\?{_ending_well(_PATH_CHARS + '?')}|)(?:\#{_ending_well(_PATH_CHARS + '?')}|)"
+)
+# What trim drops, then white space or an ASCII stop character (Appendix E).
+_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{STOP_MARKS}])"
+# One pattern for both shapes, apart by the character after the colon. The opaque one's
+# path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
+_FAST = re.compile(
+    r":(?:(?=//)"
+    rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
+    r"(?::(?P<port>[0-9]{1,4})|)"
+    rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
+    rf"(?P<tail>{_QUERY_FRAGMENT}))"
+    rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
+    rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
+    rf"{_END}"
+)
+_URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
+    _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
+)
+# A URN in text (seed 003 2.1, 2.2): an NID other than "urn", and an NSS of pchars
+# without escapes (no "%00") nor the characters trim weighs ("'", "(", ")", "*"), then
+# the same end; its key is itself with the scheme and NID lowered (seed 003 5).
+_NSS_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@"
+_URN_FAST = re.compile(
+    r":(?![Uu][Rr][Nn]:)(?P<nid>[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]):"
+    rf"(?P<nss>(?=[{_NSS_CHARS}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
+)
+_NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
+# Characters before the scheme a rule reads, which rule the shortcut out: a quote, "{"
+# (its closer ends the run), "*" and "_" (trim). After "(" or "[" the general path cuts
+# at the first closer, which the shortcut's URI part never holds.
+_BLOCKERS = frozenset("\"'{*_")
+
+
+def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+    """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
+    written from ``s``, where nothing before it rules the shortcut out and one match
+    takes it whole; else None (the general path decides)."""
+    before = buf[s - 1] if s else ""
+    if before in _BLOCKERS or (
+        (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
+    ):
+        return None
+    if scheme == "urn":
+        return _urn(ctx, buf, i, s)
+    fast = _FAST.match(buf, i, s + ctx.max_len)
+    if fast is None:
+        return None
+    e = fast.end(_OPAQUE)
+    if e >= 0:
+        return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)
+    e = fast.end(_URI)
+    uri = buf[s:e]
+    if "%" in uri:
+        return s, e, uri, "bare", scheme, "", "uri"
+    if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+        written = buf[s : fast.end(_HOST)]
+        if written == written.lower():  # already in normal form: its own key
+            return s, e, uri, "bare", scheme, uri, "uri"
+    host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
+    key = simple_uri_key(scheme, host, port, path or "", tail)
+    return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _opaque(buf: str, s: int, e: int, scheme: str) -> Shortcut:
+    """An opaque URI the shortcut took: its normal form is itself with the scheme lowered
+    where no case, escape or dot segment is left to normalise (RFC 3986 6.2.2)."""
+    uri = buf[s:e]
+    key = uri if "%" not in uri and uri == uri.lower() else ""
+    return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _urn(ctx: Context, buf: str, i: int, s: int) -> Shortcut | None:
+    """A URN in text the shortcut takes: its key lowers the scheme and the NID only."""
+    urn = _URN_FAST.match(buf, i, s + ctx.max_len) if "urn" in ctx.rules else None
+    if urn is None:
+        return None
+    e = urn.end(_NSS)
+    uri = buf[s:e]
+    head = uri[: urn.end(_NID) - s]
+    low = head.lower()
+    return s, e, uri, "bare", "urn", uri if low == head else low + uri[len(head) :], "urn"
+
+
+# "<" scheme ":" then one run without white space or brackets, then ">": the general
+# path's single-line match, where it has nothing to unwrap.
+_PLAIN = re.compile(rf"<([A-Za-z][{SCHEME_CHAR}]{{0,63}}):[^<>\s]+>")
+
+
+def at_angle(ctx: Context, buf: str, i: int) -> Shortcut | Candidate | None:
+    """``<scheme:...>`` on one line, a registered scheme right after the ``<``: a URI or
+    its rejection as the angle rule decides them; None where the general path decides
+    (not for "urn", whose 1993 form is looked at first, nor "url", the URL: prefix)."""
+    m = _PLAIN.match(buf, i)
+    if m is None or "angle" not in ctx.rules:
+        return None
+    text = m.group()
+    scheme = m.group(1).lower()
+    if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme in ("urn", "url"):
+        return None
+    uri = text[1:-1]
+    bad = validate(ctx, uri, scheme, bare=False)
+    if bad is None:
+        return i, m.end(), uri, "angle", scheme, "", "uri"
+    # As the angle rule's rejection: the colon rule may still take the colon.
+    return Candidate(i, m.end(), "angle", uri, reason=bad[0], detail=bad[1], consume=False)

@@ -1,0 +1,356 @@
+"""Word leaps (``Speed.word_leaps``), for a scanner of hits only: in text dense with
+candidates the rules reject or take one at a time (``tel:1]~``, ``"mailto:."``,
+``<td>tel:1]~</td>``, a URI every few words), a block of whole words is split in C and
+each distinct word is decided once, on its own; the block's hits are those of its words.
+
+A word's hits are those it holds on its own wherever nothing in the block joins it to
+its neighbours. White space ends every run of URI characters (seed 002 Appendix E), and
+so does ">": a block is split at both, a word ending with its ">". The rules that read
+past a run's end or before its scheme read white space and ">" alike, but these: the
+``URL:`` prefix (a block with "URL:" is not leapt), angle brackets, whose white space
+inside is ignored (each "<" needs its ">" in its word), and a hyphen at a line break
+(:func:`urimine.rules.hyphen.joins_no_hit`). Nor is a block leapt whose words could be
+too long (the rejection ends the scan at the next white space), or where a word the
+scan read part of holds a hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import accumulate, compress, count
+from operator import add
+
+from urimine.fast.dense import LOOKAHEAD
+from urimine.model import Hit, Rejection
+from urimine.rules.context import Context
+from urimine.rules.hyphen import joins_no_hit
+from urimine.scan.lines import LineCursor
+from urimine.speed import ScanStats
+
+__all__ = ["WordLeaps"]
+
+_new_hit = tuple.__new__
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
+_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
+
+
+class WordLeaps:
+    """The word leaps of one scanner, and the words it knows."""
+
+    __slots__ = (
+        "block",
+        "chars",
+        "ctx",
+        "hits_alone",
+        "hits_of",
+        "joined_ends",
+        "leap_from",
+        "retry",
+        "stats",
+        "window",
+        "without_hits",
+    )
+
+    def __init__(
+        self, ctx: Context, alone: Callable[[str], tuple[Hit, ...]], stats: ScanStats
+    ) -> None:
+        self.ctx = ctx
+        self.hits_alone = alone
+        """The hits a word holds between spaces (each one later than in the word)."""
+        self.stats = stats
+        self.without_hits: set[str] = set()
+        self.hits_of: dict[str, tuple[Hit, ...]] = {}
+        self.joined_ends: dict[str, bool] = {}
+        self.chars = 0
+        self.window = 0
+        """Where the triggers counted since the last try started (absolute)."""
+        self.leap_from = -1
+        """Where the next try may be (absolute): a try that fails waits."""
+        self.block = ctx.tuning.word_block
+        self.retry = False
+
+    def hook(
+        self,
+        buf: str,
+        base: int,
+        at: int,
+        pos: int,
+        last_end: int,
+        final: bool,
+        out: list[Hit | Rejection],
+        cursor: LineCursor,
+    ) -> tuple[int, int, int]:
+        """After enough triggers decided one by one, the last at ``at``: where the scan
+        goes on, where the last candidate ends, and the triggers to count before the next
+        call."""
+        tuning = self.ctx.tuning
+        if base + at - self.window > tuning.word_misses * tuning.word_gap:
+            self.window = base + at  # far apart: counted again from here
+            return pos, last_end, 0
+        pos, misses, last_end = self._leap(buf, base, at, pos, last_end, final, out, cursor)
+        self.window = base + pos
+        return pos, last_end, misses
+
+    def _leap(
+        self,
+        buf: str,
+        base: int,
+        i: int,
+        pos: int,
+        last_end: int,
+        final: bool,
+        out: list[Hit | Rejection],
+        cursor: LineCursor,
+    ) -> tuple[int, int, int]:
+        misses = self.ctx.tuning.word_misses
+        if base + i < self.leap_from:
+            return pos, 0, last_end
+        if not final and i >= len(buf) - LOOKAHEAD - self.ctx.tuning.word_room:
+            return pos, misses - 1, last_end  # no block fits: the next feed tries at once
+        start = self._block_start(buf, base, i, last_end)
+        if start < 0:
+            # A hit ended in the word holding i ("<b>http://x.org/</b>"): the next
+            # trigger tries; where it did already, a word so long waits as a block that
+            # fails does.
+            self.retry = not self.retry
+            if not self.retry:
+                self.leap_from = base + i + self.block // 2
+            return pos, misses - 1 if self.retry else 0, last_end
+        self.retry = False
+        block = self._block_hits(buf, start, i, pos, final)
+        self.block = min(2 * self.block, self.ctx.tuning.word_block_max)
+        if block is None:
+            self.leap_from = base + i + self.block // 2
+            return pos, 0, last_end
+        end, start, words, known, spaced = block
+        self.stats.word_blocks += 1
+        if known:
+            last_end = self._emit(
+                buf, base, start, end, words, known, spaced, out, last_end, cursor
+            )
+        return max(end, pos), misses - 1, last_end
+
+    def _block_start(self, buf: str, base: int, i: int, last_end: int) -> int:
+        """Where the word that holds ``i`` starts, or -1 where it may not start a block: a
+        candidate consumed part of it, the text before the buffer may belong to it, or it
+        could be too long."""
+        longest = self.ctx.max_len
+        lo = last_end if last_end > i - longest else i - longest
+        start = _last_cut(buf, lo, i + 1) + 1
+        if start == 0 and (lo > 0 or base > 0):
+            return -1
+        return start
+
+    def _block_hits(
+        self, buf: str, start: int, i: int, pos: int, final: bool
+    ) -> tuple[int, int, list[str], dict[str, tuple[Hit, ...]], str] | None:
+        """A block of whole words from ``start`` whose hits are known, or None: where it
+        ends, where it starts, its words, the hits of those that hold any, and the block
+        with a space after each ">" ("" where it holds none)."""
+        tuning = self.ctx.tuning
+        limit = len(buf) if final else len(buf) - LOOKAHEAD
+        end = min(start + self.block, limit)
+        angles = buf.find("<", start, end) >= 0
+        if not self._samples_known(buf, start, end):
+            return None
+        last = _last_cut(buf, i, end) if end > i else -1
+        if last < start:
+            return None
+        joined = _joined(buf, start, last)
+        if joined is None:
+            return None
+        stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
+        text = buf[start:stop]
+        spaced = _spaced(text)
+        words = _split(spaced)
+        distinct = set(words)
+        unknown = distinct.difference(self.without_hits, self.hits_of)
+        if len(unknown) > tuning.word_unknown:
+            return None
+        if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
+            return None
+        known = {w: h for w in distinct if (h := self.hits_of.get(w)) is not None}
+        if not self._decide(unknown, known):
+            return None
+        if start < pos and _scanned_hold_hits(words, known, pos - start):
+            return None
+        if joined and not self._ends_join_no_hit(distinct, known):
+            return None
+        return last + 1, start, words, known, spaced if len(spaced) > len(text) else ""
+
+    def _samples_known(self, buf: str, start: int, end: int) -> bool:
+        """Whether the block's first KiB (and, for a long block, its last) holds few
+        words not met before: text whose words do not repeat fails it cheaply."""
+        tuning = self.ctx.tuning
+        sample = tuning.word_sample
+        if end - start <= sample:
+            return True
+        head = set(_split(_spaced(buf[start : start + sample])))
+        if len(head.difference(self.without_hits, self.hits_of)) > tuning.word_few:
+            return False
+        if end - start > 4 * sample:
+            tail = set(_split(_spaced(buf[end - sample : end])))
+            tail.difference_update(head, self.without_hits, self.hits_of)
+            if len(tail) > tuning.word_few:
+                return False
+        return True
+
+    def _decide(self, unknown: set[str], known: dict[str, tuple[Hit, ...]]) -> bool:
+        """Add to *known* the hits of the *unknown* words that hold any, each decided
+        alone (and kept, with those that hold none); False where they would cost more
+        than an eighth of the block, or one could be too long."""
+        budget = self.block // self.ctx.tuning.word_alone
+        longest = self.ctx.max_len
+        no_hit = {word for word in unknown if ":" not in word}  # no trigger, no hit
+        failed = False
+        for word in unknown:
+            if word in no_hit:
+                continue
+            budget -= len(word)
+            if budget < 0 or len(word) >= longest:
+                failed = True
+                break
+            hits = self.hits_alone(word)
+            self.stats.words_decided += 1
+            if hits:
+                self._count(4 * len(word))  # (the word, and its hits' strings)
+                self.hits_of[word] = known[word] = hits
+            else:
+                no_hit.add(word)
+        self._count(sum(map(len, no_hit)))
+        self.without_hits |= no_hit
+        return not failed
+
+    def _ends_join_no_hit(self, words: set[str], known: dict[str, tuple[Hit, ...]]) -> bool:
+        """Whether no word can be joined to a hit at a hyphen before a line break: each
+        that ends in "-" with a colon holds no hit alone and joins none."""
+        ends = self.joined_ends
+        for word in words:
+            if word[-1:] == "-" and ":" in word:
+                if word in known:
+                    return False
+                verdict = ends.get(word)
+                if verdict is None:
+                    verdict = joins_no_hit(self.ctx, word)
+                    self._count(len(word))
+                    ends[word] = verdict
+                if not verdict:
+                    return False
+        return True
+
+    def _count(self, size: int) -> None:
+        """Count *size* more characters kept of words; past the bound, forget them all."""
+        if self.chars + size > self.ctx.tuning.word_kept:
+            self.without_hits.clear()
+            self.hits_of.clear()
+            self.joined_ends.clear()
+            self.chars = 0
+            self.stats.words_forgotten += 1
+        self.chars += size
+
+    def _emit(
+        self,
+        buf: str,
+        base: int,
+        start: int,
+        end: int,
+        words: list[str],
+        known: dict[str, tuple[Hit, ...]],
+        spaced: str,
+        out: list[Hit | Rejection],
+        last_end: int,
+        cursor: LineCursor,
+    ) -> int:
+        """Add the hits of the block's words to *out* (each found alone between spaces:
+        its offsets one more than in the word); return the end of the last."""
+        # Each word's start less one: the lengths before it, and one space after each.
+        ats = map(add, accumulate(map(len, words), initial=start - 1), count())
+        found = compress(zip(words, ats, strict=False), map(known.__contains__, words))
+        one_line = not spaced and buf.find("\n", start, end) < 0
+        if one_line:
+            cursor.advance(buf, base, start)
+        shift = counted = 0  # the spaces added to the block before a hit, counted so far
+        append = out.append
+        for word, at in found:
+            for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in known[word]:
+                s = at + hit_start
+                if not one_line:
+                    if spaced:
+                        shift += spaced.count(">", counted, s - start)
+                        counted = s - start
+                        s -= shift
+                    cursor.advance(buf, base, s)
+                last_end = at + hit_end - shift  # (a hit holds no ">")
+                line_start = cursor.line_start
+                append(
+                    _new_hit(
+                        Hit,
+                        (
+                            uri,
+                            raw,
+                            base + s,
+                            base + last_end,
+                            cursor.line,
+                            base + s - line_start + 1,
+                            context,
+                            kind,
+                            scheme,
+                            key,
+                            alt,
+                        ),
+                    )
+                )
+        return last_end
+
+
+def _last_space(buf: str, lo: int, hi: int) -> int:
+    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1."""
+    last = max(buf.rfind(" ", lo, hi), buf.rfind("\n", lo, hi))
+    after = last + 1 if last >= 0 else lo
+    return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
+
+
+def _last_cut(buf: str, lo: int, hi: int) -> int:
+    """Where the last white space or ">" of ``buf[lo:hi]`` stands, or -1."""
+    return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
+
+
+def _joined(buf: str, start: int, last: int) -> bool | None:
+    """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
+    line break, which may join them to the next line; None where they hold "URL:",
+    which a URI after it reads across white space."""
+    gap = _GAP_AFTER.match(buf, last)
+    near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
+    if ("l:" in near or "L:" in near) and "url:" in near.lower():
+        return None
+    return _HYPHEN_BREAK(near) is not None
+
+
+def _angles_closed(word: str) -> bool:
+    """Whether each "<" of *word* has a ">" after it in the word, and no "\\" stands in
+    it where it may hold a 1993 URN (whose "\\" escapes ">" and white space)."""
+    return word.rfind(">") > word.rfind("<") and not ("\\" in word and "urn:" in word.lower())
+
+
+def _spaced(text: str) -> str:
+    """*text* with a space after each ">"."""
+    return text.replace(">", "> ") if ">" in text else text
+
+
+def _split(spaced: str) -> list[str]:
+    """*spaced* split at each space, tab, CR and LF (not at other white space, which an
+    IRI's run may hold)."""
+    return spaced.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
+
+
+def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:
+    """Whether a word that starts before *upto* (from the block's start) holds a hit."""
+    at = 0
+    for word in words:
+        if at >= upto:
+            return False
+        if word in known:
+            return True
+        at += len(word) + (word[-1:] != ">")
+    return False

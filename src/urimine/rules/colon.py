@@ -1,0 +1,130 @@
+"""The colon site: the rules at a scheme's colon (bare, quote, URL: prefix, URN in text).
+
+The scheme comes first: the longest run of scheme characters ending at the colon that
+starts with a letter not glued to another (RFC 3986 3.1; "randomtexthttp:" is not
+"http:", ".http:" is), at most 64 long and not before the last candidate's end. A word no
+rule could take ("Subject:", "h=from:to:") is dismissed before anything else is read.
+Then the shortcut (:mod:`urimine.fast.shortcut`), then what stands before the scheme
+picks the context (a quote, ``URL:``, or none: bare), and the scheme the body: a URN in
+text (:mod:`urimine.rules.urn_text`) or a URI (:mod:`urimine.rules.bare`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+from urimine.fast.shortcut import at_colon as shortcut_at
+from urimine.rules import quote, url_prefix
+from urimine.rules.bare import uri_at
+from urimine.rules.base import Pending, Result
+from urimine.rules.context import Context
+from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS, SCHEME_MAX, STOP_CHAR
+from urimine.rules.urn_text import urn_at
+
+__all__ = ["decide", "takes"]
+
+# Searched backwards from the colon (REVERSE: the longest suffix, found at the cost of
+# its length, not 64).
+_SCHEME_BACK = regex.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*\Z", regex.REVERSE)
+# The same forwards, possessive: for long runs of scheme characters, where the backward
+# search backtracks.
+_SCHEME_RUN = re.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*+\Z")
+_NEAR = 16  # how far back the backward search looks first
+_SEPARATORS = re.compile(r"[0-9+.\-]")
+
+# The contexts read before the scheme, in order: a quote, then "URL:" (else bare).
+_CONTEXTS = (("quote", quote.before_scheme), ("url-prefix", url_prefix.before_scheme))
+
+
+def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
+    """The rules at the colon ``i``: a shortcut, a candidate, None or Pending."""
+    lo = last_end if last_end > i - SCHEME_MAX else i - SCHEME_MAX
+    written, scheme = ctx.guess[0]
+    s = i - len(written)
+    if s > lo and buf[s:i] == written and buf[s - 1] not in SCHEME_CHARS:
+        registered = True
+    else:
+        found = _scheme(ctx, buf, i, lo)
+        if found is None:
+            return None
+        s, scheme, registered = found
+    if registered:
+        if ctx.shortcut:
+            short = shortcut_at(ctx, buf, i, s, scheme)
+            if short is not None:
+                return short
+    elif not takes(ctx, scheme):
+        return None
+    return _general(ctx, buf, i, s, scheme, registered, last_end, final)
+
+
+def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool] | None:
+    """The word before the colon ``i`` (not before *lo*): where it starts, lowered, and
+    whether it is registered (then it is the next guess)."""
+    m = _SCHEME_BACK.search(buf, lo if lo > i - _NEAR else i - _NEAR, i)
+    if m is None or (m.start() > lo and buf[m.start() - 1] in SCHEME_CHARS):
+        m = _SCHEME_RUN.search(buf, lo, i)
+        if m is None:
+            return None
+    written = m.group()
+    scheme = written.lower()
+    registered = scheme in ctx.schemes
+    if registered and ctx.guessing:
+        ctx.guess[0] = written, scheme
+    return m.start(), scheme, registered
+
+
+def _general(
+    ctx: Context,
+    buf: str,
+    i: int,
+    s: int,
+    scheme: str,
+    registered: bool,
+    last_end: int,
+    final: bool,
+) -> Result:
+    """The general path, after what follows the colon is looked at."""
+    if i + 1 == len(buf):
+        return None if final else Pending
+    if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
+        return None  # nothing after the colon ("Note: "), or after its slashes
+    if not registered and not ctx.any_scheme:
+        # "e.g.http://x": the registered scheme is the tail after the last dot.
+        cut = scheme.rfind(".")
+        tail = scheme[cut + 1 :]
+        if not tail[:1].isalpha() or _SEPARATORS.search(tail) or tail not in ctx.schemes:
+            return None
+        s += cut + 1
+        scheme = tail
+    return _body(ctx, buf, i, s, scheme, last_end, final)
+
+
+def _body(
+    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, final: bool
+) -> Result:
+    """The context read before the scheme at ``s``, then the URN or URI rule."""
+    for name, before_scheme in _CONTEXTS:
+        if name in ctx.rules:
+            found = before_scheme(ctx, buf, s, last_end)
+            if found is not None:
+                break
+    else:
+        if not ctx.bare:
+            return None
+        found = ("bare", s, "")
+    context, raw_start, quote_char = found
+    if scheme == "urn":
+        if "urn" not in ctx.rules:
+            return None
+        return urn_at(ctx, buf, s, raw_start, context, quote_char, final)
+    return uri_at(ctx, buf, i, s, raw_start, scheme, context, quote_char, final)
+
+
+def takes(ctx: Context, scheme: str) -> bool:
+    """Whether the colon site may accept anything after the lower-case word *scheme*: a
+    registered name, a dotted word whose tail may be one ("e.g.http"), or any word
+    under the any-scheme rule."""
+    return scheme in ctx.schemes or "." in scheme or ctx.any_scheme

@@ -1,0 +1,70 @@
+"""Rule selection: the rule names, the presets, and a compiled, immutable :class:`Config`
+(which rules are on, the scheme list, the length bound). It holds no state of any text:
+the memos belong to each scanner (:mod:`urimine.fast.memos`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from urimine.errors import ConfigError
+from urimine.rules.patterns import RUN_CHAR
+from urimine.schemes import registered_schemes
+
+__all__ = ["ALL_RULES", "PRESETS", "Config"]
+
+ALL_RULES: tuple[str, ...] = (
+    "angle",  # <...> with whitespace inside ignored (Appendix E)
+    "url-prefix",  # URL:... and <URL:...> (Appendix E, RFC 1738)
+    "quote",  # "..." and '...' (Appendix E; HTML attributes)
+    "bare",  # whitespace-delimited, registered schemes only
+    "urn",  # urn:NID:NSS in text (seed 003 2.5.3)
+    "legacy-urn",  # <URN:enc:scheme:authority:opaque> (seed 000 3.3)
+    "hyphen",  # rejoin a URI broken after "-" at a line break (Appendix E)
+    "any-scheme",  # also unregistered schemes outside angle brackets
+)
+PRESETS: dict[str, frozenset[str]] = {
+    "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
+    "default": frozenset(ALL_RULES) - {"any-scheme"},
+    "lenient": frozenset(ALL_RULES),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A compiled rule set: which rules are on, the scheme list and the length bound."""
+
+    rules: frozenset[str]
+    max_len: int
+    schemes: frozenset[str]
+    run: re.Pattern[str] = field(repr=False)
+    """A run of URI characters, at most :attr:`max_len` long."""
+
+    @staticmethod
+    def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
+        """Check and compile a rule selection (a preset name or rule names); cached."""
+        chosen = rules if isinstance(rules, str) else frozenset(rules)
+        return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
+
+
+@cache
+def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str]) -> Config:
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
+        chosen = PRESETS[rules]
+    else:
+        chosen = rules
+        unknown = chosen - set(ALL_RULES)
+        if unknown:
+            raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+    if max_len < 16:
+        raise ConfigError("max_candidate_len must be at least 16")
+    return Config(
+        rules=chosen,
+        max_len=max_len,
+        schemes=frozenset(registered_schemes() | extra_schemes),
+        run=re.compile(f"{RUN_CHAR}{{0,{max_len}}}"),
+    )

@@ -1,0 +1,50 @@
+"""The rules' view of one scanner: its rule set, its speed switches and its memos, read
+by every site (flat attributes: the sites read them once per trigger)."""
+
+from __future__ import annotations
+
+import re
+
+from urimine.fast.memos import Memos
+from urimine.rules.config import Config
+from urimine.speed import Speed
+
+__all__ = ["Context"]
+
+
+class Context:
+    """Per scanner: the :class:`Config` it was built with, its :class:`Speed` and memos."""
+
+    __slots__ = (
+        "any_scheme",
+        "bare",
+        "cfg",
+        "guess",
+        "guessing",
+        "kept",
+        "max_len",
+        "memo",
+        "rules",
+        "run",
+        "schemes",
+        "shortcut",
+        "speed",
+        "tuning",
+    )
+
+    def __init__(self, cfg: Config, speed: Speed, memo: Memos | None = None) -> None:
+        self.cfg = cfg
+        self.rules: frozenset[str] = cfg.rules
+        self.schemes: frozenset[str] = cfg.schemes
+        self.max_len: int = cfg.max_len
+        self.run: re.Pattern[str] = cfg.run
+        self.any_scheme = "any-scheme" in cfg.rules
+        self.bare = "bare" in cfg.rules
+        self.speed = speed
+        self.tuning = speed.tuning
+        self.shortcut = speed.shortcut and self.bare
+        self.kept = speed.kept
+        self.memo = memo if memo is not None else Memos()
+        self.guessing = speed.scheme_guess
+        self.guess = self.memo.guess if self.guessing else [("-" * 65, "")]
+        """The scheme guess (:attr:`Memos.guess`); one that never holds where it is off."""

@@ -1,0 +1,102 @@
+"""Named regular-expression sources the delimiting rules share, each with where it comes
+from. Pieces of the URI grammar itself are in :mod:`urimine._abnf`."""
+
+from __future__ import annotations
+
+import re
+
+from urimine import _abnf
+
+# Characters that end a URI in running text: white space, controls, the "excluded"
+# US-ASCII characters of seed 001 2.4.3 (< > " { } | \ ^ `) and non-ASCII punctuation
+# (guillemets, general punctuation, CJK, full-width and small forms, U+FFFD): issue 2
+# rule 7. Not U+200C/U+200D: they join letters in Persian and Indic scripts (RFC 3987 2.2).
+STOP_MARKS = r"<>\"{}|\\^`"
+"""The printable ASCII characters that end a run, white space aside."""
+STOP = (
+    rf"\s\x00-\x20\x7f-\x9f{STOP_MARKS}"
+    r"\u00ab\u00bb\u2000-\u200b\u200e-\u206f\u27e6-\u27ef\u2983-\u2998\u2e00-\u2e7f\u3000-\u303f"
+    r"\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\ufffd"
+)
+"""The body of a character class of the characters that end a run."""
+RUN_CHAR = f"[^{STOP}]"
+STOP_CHAR = re.compile(f"[{STOP}]")
+"""A character that ends a run of URI characters (a bare candidate)."""
+RUN_CHARS = bytes(ord(" ") if STOP_CHAR.match(chr(c)) else ord("a") for c in range(256))
+"""``bytes.translate`` table for ASCII text: ``a`` for a run character, a space else."""
+ASCII_STOP = "[" + "".join(f"\\x{c:02x}" for c in range(128) if RUN_CHARS[c] == 32) + "]"
+"""A character class of the ASCII characters that end a run."""
+
+SCHEME_CHAR = r"A-Za-z0-9+.\-"
+"""RFC 3986 3.1 ``scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )``, as a class body."""
+SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+SCHEME_MAX = 64
+"""The longest scheme the rules look back for."""
+SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
+
+# A colon after one to four digits standing alone ("10:23:45", "file.c:326:9:") ends no
+# scheme (3.1: a scheme starts with a letter).
+_NOT_AFTER_DIGITS = [rf"(?<![^{SCHEME_CHAR}][0-9]{{{n}}}:)" for n in range(1, 5)]
+COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{STOP}])" + "".join(
+    _NOT_AFTER_DIGITS[1:]
+)
+"""Every colon a colon rule may take: after a scheme character, not after digits alone,
+before a run character (the look-behind first: "::::" fails it at once)."""
+COLON_AFTER = rf":(?=[^{STOP}])(?!//[{STOP}])"
+"""What the colon site itself dismisses is not this: nothing after the colon, or after
+its slashes."""
+
+LINE_LOOKBEHIND = 512
+"""How far back the start of a line is looked for (mail quote markers)."""
+
+TRAIL = frozenset(".,;:!?'\"")
+"""Sentence punctuation a bare URI drops at its end (Appendix E)."""
+OTHER_TRAIL = (
+    r"\u037e\u0387\u055c-\u055e\u0589\u060c\u061b\u061f\u06d4\u0701-\u0705\u07f8\u07f9"
+    r"\u0964\u0965\u0f08\u0f0d-\u0f12\u1362-\u1367\u166e\u1802-\u1804\u1808\u1809"
+    r"\u1944\u1945\u2cf9-\u2cfb\u2cfe\ua4fe\ua4ff\ua60d-\ua60f\ua6f3-\ua6f7\ua876"
+    r"\ua877\ua8ce\ua8cf\uaa5d-\uaa5f\U00010a56\U00010a57\U00011047\U00011048"
+    r"\U000110c0\U000110c1\U00011141-\U00011143\U000111c5\U000111c6\U00011238"
+    r"\U00011239\U0001144b-\U0001144d\U0001145a\U000115c2\U000115c3\U00011641"
+    r"\U00011642\U00011944\U00011a42\U00011a43\U00011a9b\U00011a9c\U00011c41\U00011c42"
+    r"\U00011c71\U00012471\U00012472\U00016a6e\U00016a6f\U00016af5\U00016e97\U00016e98"
+    r"\U0001bc9f\U0001da87-\U0001da8a"
+)
+"""The sentence punctuation of other scripts a bare URI drops at its end as it does
+``. , ; : ! ?`` (issue 2 rules 4 and 7): the non-ASCII Po characters, not stop
+characters, named FULL STOP, COMMA, SEMICOLON, COLON, QUESTION or EXCLAMATION MARK (not
+INVERTED or INITIAL), DANDA, SHAD or ANO TELEIA, in Unicode 14.0 (tests/test_rules.py
+derives it again)."""
+CLOSERS = {")": "(", "]": "[", "}": "{"}
+OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+# URNs in text (seed 003): 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; the NSS
+# ends at a character of the excluded set (2.5.3), which pchar leaves out.
+PCHAR = _abnf.PCHAR
+QCHAR = f"(?:[{_abnf.PCHAR_CHARS}/?]|{_abnf.PCT_ENCODED})"
+NID_COLON = r"[A-Za-z0-9][A-Za-z0-9\-]{1,31}+(?<!-):"
+"""An NID (2.1: a letter or digit, then up to 30 more or "-", a letter or digit) and its
+colon; possessive, as ":" is not in the class."""
+URN_COLON = r"[Uu][Rr][Nn]:"
+URN_HEAD = re.compile(URN_COLON + NID_COLON)
+URN_NSS = re.compile(rf"({PCHAR}+)(?:\?{QCHAR}*)?(?:\#{QCHAR}*)?")
+URN_START = re.compile(URN_COLON + NID_COLON + PCHAR)
+"""Whether a URN in text may stand: its head and one pchar."""
+
+# The 1993 URN form (seed 000 3.3): "<URN:" ... ">", "\" escaping ":", ">", "\" and space.
+LEGACY_PART = r"[^\\>\s:]*+(?:\\[^\r\n][^\\>\s:]*+)*+"
+"""A component of a 1993 URN, escapes unrolled."""
+
+
+def encoding_source(nocase: bool) -> str:
+    """After "<URN:": a 1993 URN's encoding (seed 000 3.3.2: empty or "ascii", then
+    ":"), or the end of the text searched within it."""
+    node = r"(?::|\Z)"
+    for c in reversed("ascii"):
+        letter = f"[{c}{c.upper()}]" if nocase else c
+        node = rf"(?:\Z|{letter}{node})"
+    return f":|{node}"
+
+
+LEGACY_WRAPPED_HEAD = re.compile(rf"{URN_COLON}(?:{encoding_source(nocase=True)})")
+"""How a 1993 URN wrapped in its brackets starts: "URN:" and its encoding."""

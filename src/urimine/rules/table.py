@@ -1,0 +1,74 @@
+"""The rule table: every delimiting rule, its sites and its prefilter fragments.
+
+The scan loop calls the site of a trigger character (shared by every rule of that
+trigger, in table order within it); the prefilters are composed from the fragments of
+the rules a scanner enables (:mod:`urimine.fast.prefilters`), and
+``tests/test_prefilters.py`` checks, for every entry, that they match wherever its
+sites decide something. ``docs/rules.md`` walks through adding a rule.
+"""
+
+from __future__ import annotations
+
+from urimine.rules import angle, bare, colon, legacy_urn, urn_text
+from urimine.rules.base import Fragment, Rule, Site
+from urimine.rules.config import Config
+
+__all__ = ["TABLE", "fragments", "sites"]
+
+TABLE: tuple[Rule, ...] = (
+    Rule(
+        "legacy-urn",
+        {"<": angle.decide},
+        {"<": legacy_urn.fragment},
+        "<URN:enc:scheme:authority:opaque>, the 1993 form (seed 000 3.3)",
+    ),
+    Rule(
+        "angle",
+        {"<": angle.decide},
+        {"<": angle.fragment},
+        "<...>, white space inside ignored (seed 002 Appendix E)",
+    ),
+    Rule(
+        "url-prefix",
+        {":": colon.decide, "<": angle.decide},
+        {":": bare.fragment, "<": angle.prefix_fragment},
+        "URL:... and <URL:...> (seed 002 Appendix E; RFC 1738 appendix)",
+    ),
+    Rule(
+        "quote",
+        {":": colon.decide},
+        {":": bare.fragment},
+        "\"...\" and '...' around a URI (seed 002 Appendix E; HTML attributes)",
+    ),
+    Rule(
+        "bare",
+        {":": colon.decide},
+        {":": bare.fragment},
+        "a URI of a registered scheme delimited by white space (seed 002 Appendix E)",
+    ),
+    Rule(
+        "urn",
+        {":": colon.decide},
+        {":": urn_text.fragment},
+        "urn:NID:NSS in text, ending at an excluded character (seed 003 2.5.3)",
+    ),
+    Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (seed 002 Appendix E)"),
+    Rule("any-scheme", {}, {}, "unregistered schemes too, outside angle brackets"),
+)
+
+
+def sites(cfg: Config) -> dict[str, Site]:
+    """The site of each trigger character of the rules *cfg* enables."""
+    out: dict[str, Site] = {}
+    for rule in TABLE:
+        if rule.name in cfg.rules:
+            for char, site in rule.sites.items():
+                assert out.setdefault(char, site) is site, f"two sites at {char!r}"
+    return out
+
+
+def fragments(cfg: Config, char: str) -> list[Fragment]:
+    """The fragments of the rules *cfg* enables at the trigger *char*, in table order."""
+    return [
+        rule.fragments[char] for rule in TABLE if rule.name in cfg.rules and char in rule.fragments
+    ]
