@@ -162,9 +162,35 @@ def test_options_are_named(inputs: dict[str, Path], tmp_path: Path) -> None:
     assert [r.hit.uri for r in urimine.extract_path(long, max_length=64)] == ["http://b.example/"]
 
 
+@pytest.mark.parametrize("headers", ["all", "links", "none"])
+def test_header_fields_are_chosen_as_the_command_chooses_them(tmp_path: Path, headers: str) -> None:
+    """``headers`` is ``--headers``: a Subject is an unstructured field (RFC 5322
+    section 3.6.5), List-Archive a field that holds URIs (RFC 2369)."""
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(
+        b"Message-ID: <h1@example.org>\nSubject: see http://subject.example/\n"
+        b"List-Archive: <http://list.example/archive>\n\nbody http://body.example/\n"
+    )
+    got = rows(list(urimine.extract_path(mail, headers=headers)))
+    assert got == cli_rows(mail, "--headers", headers)
+    expected = {
+        "all": ["header:list-archive", "header:subject"],  # the URI fields come first
+        "links": ["header:list-archive"],
+        "none": [],
+    }[headers]
+    assert [r["context"] for r in got if r["part"] == "headers"] == expected
+    assert [r["uri"] for r in got if r["part"] != "headers"] == ["http://body.example/"]
+
+
 @pytest.mark.parametrize(
     "options",
-    [{"rules": "nonsense"}, {"encoding": "no-such-codec"}, {"max_length": 3}, {"jobs": 0}],
+    [
+        {"rules": "nonsense"},
+        {"encoding": "no-such-codec"},
+        {"max_length": 3},
+        {"jobs": 0},
+        {"headers": "some"},
+    ],
 )
 def test_bad_options_raise_config_error_before_reading(
     tmp_path: Path, options: dict[str, object]

@@ -70,7 +70,8 @@ def test_entities_are_decoded_exactly_once() -> None:
         # Other references decode as elsewhere: with their ";", or before another character.
         ("http://b.example/?a=1&amp;sect=2", "http://b.example/?a=1&sect=2"),
         ("http://b&#46;example/?a&amp", "http://b.example/?a&"),
-        ("http://b.example/?a&lt/b", "http://b.example/?a</b"),
+        # "<" is in the query percent-encode set (WHATWG URL section 1.3).
+        ("http://b.example/?a&lt/b", "http://b.example/?a%3C/b"),
     ],
 )
 def test_a_reference_without_its_semicolon_before_a_letter_stays_in_an_attribute(
@@ -90,11 +91,16 @@ def test_escaped_angle_brackets_in_text_become_real_ones() -> None:
 
 def test_script_style_and_comments_are_invisible() -> None:
     html = (
-        "<style>a{background:url(http://css.example/)}</style>"
+        "<style>a{color:red} http://style-text.example/</style>"
         "<script>var u = '<a href=\"http://js.example/\">';</script>"
         "<!-- http://comment.example/ -->visible"
     )
     assert html_to_text(html, None) == "visible"
+
+
+def test_a_style_element_gives_only_its_css_urls() -> None:
+    html = "<style>a{background:url(http://css.example/)} http://text.example/</style>x"
+    assert html_to_text(html, None) == "\n<http://css.example/>\nx"
 
 
 def test_block_tags_separate_words_and_inline_tags_do_not() -> None:

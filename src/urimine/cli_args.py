@@ -6,7 +6,7 @@ are made from it. Extraction arguments are parsed by :func:`extract_parser` (the
 options without the sub-parsers: argparse cannot tell a PATH from a sub-command), a
 sub-command's by its own sub-parser. Option names are shared with ``urimine index``,
 ``urimine query`` and ``python -m urimine.spark``: ``-f/--format``, ``--extra-scheme``,
-``--rules``, ``--max-length``, ``--encoding``, ``-j/--jobs``.
+``--rules``, ``--max-length``, ``--encoding``, ``--headers``, ``-j/--jobs``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from urimine import __version__
 from urimine.errors import SinkError, printable
 from urimine.rules import ALL_RULES, PRESETS
 from urimine.sinks import FORMATS
+from urimine.sources.labels import HEADERS, HEADERS_HELP
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -148,7 +149,8 @@ def scheme_list(text: str) -> list[str]:
 
 
 def add_extraction_arguments(p: argparse.ArgumentParser) -> None:
-    """What is extracted: ``--rules``, ``--extra-scheme``, ``--max-length``, ``--encoding``."""
+    """What is extracted: ``--rules``, ``--extra-scheme``, ``--max-length``, ``--encoding``,
+    ``--headers``."""
     g = p.add_argument_group("extraction")
     g.add_argument(
         "--rules",
@@ -179,6 +181,7 @@ def add_extraction_arguments(p: argparse.ArgumentParser) -> None:
         help="encoding of plain text and HTML without a declared charset "
         "(default: UTF-8, undecodable bytes replaced)",
     )
+    g.add_argument("--headers", choices=HEADERS, default="all", help=HEADERS_HELP)
 
 
 def add_walk_arguments(p: argparse.ArgumentParser) -> None:

@@ -16,9 +16,9 @@ __all__ = ["KINDS", "contradiction", "csv_items", "extraction_options", "walk_op
 
 
 def extraction_options(args: argparse.Namespace) -> Options:
-    """The extraction options of ``--rules``, ``--extra-scheme``, ``--max-length`` and
-    ``--encoding``, checked now (a bad one is a :class:`ConfigError` naming the option,
-    before any input is read or any worker started)."""
+    """The extraction options of ``--rules``, ``--extra-scheme``, ``--max-length``,
+    ``--encoding`` and ``--headers``, checked now (a bad one is a :class:`ConfigError`
+    naming the option, before any input is read or any worker started)."""
     rules: str | tuple[str, ...] = args.rules
     if "," in args.rules or args.rules not in PRESETS:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
@@ -27,7 +27,7 @@ def extraction_options(args: argparse.Namespace) -> Options:
     if args.encoding is not None and not check_encoding(args.encoding):
         raise ConfigError(f"--encoding: unknown text encoding {args.encoding!r}")
     extra = tuple(csv_items(args.extra_scheme or []))
-    options = Options(rules, args.max_length, extra, args.encoding)
+    options = Options(rules, args.max_length, extra, args.encoding, args.headers)
     try:
         options.scanner()  # validates the rules now, not in a worker
     except ConfigError as exc:

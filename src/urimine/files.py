@@ -59,6 +59,7 @@ def extract_path(
     max_length: int = DEFAULT_MAX_CANDIDATE_LEN,
     extra_schemes: Iterable[str] = (),
     encoding: str | None = None,
+    headers: str = "all",
     walk: Walk | None = None,
     unique: bool = False,
     jobs: int = 1,
@@ -71,6 +72,8 @@ def extract_path(
     ``lenient``) or rule names; ``max_length`` the longest candidate in characters;
     ``extra_schemes`` schemes taken in bare text as if registered (RFC 3986 section 3.1
     names); ``encoding`` that of plain text and HTML without a declared charset;
+    ``headers`` the mail header fields scanned, as ``--headers``: ``all`` (every
+    unstructured field and the URI fields), ``links`` (the URI fields) or ``none``;
     ``walk`` how folders are walked; ``unique`` yields only the first record of each
     dedup key (RFC 3986 section 6.2 ladder, RFC 8141 section 3); ``jobs`` scans in that
     many worker processes (same output); ``on_error`` receives each input that could not
@@ -78,6 +81,7 @@ def extract_path(
     """
     from urimine.pipeline import Options, iter_records
     from urimine.rules import PRESETS
+    from urimine.sources.labels import HEADERS
     from urimine.sources.text import check_encoding
 
     chosen: str | tuple[str, ...] = rules if isinstance(rules, str) else tuple(rules)
@@ -85,7 +89,9 @@ def extract_path(
         chosen = tuple(r.strip() for r in chosen.split(",") if r.strip())
     if encoding is not None and not check_encoding(encoding):
         raise ConfigError(f"unknown text encoding: {encoding!r}")
-    options = Options(chosen, max_length, tuple(extra_schemes), encoding)
+    if headers not in HEADERS:
+        raise ConfigError(f"headers: expected {', '.join(HEADERS)}, got {headers!r}")
+    options = Options(chosen, max_length, tuple(extra_schemes), encoding, headers)
     options.scanner()  # a ConfigError now, not at the first input
     if jobs < 1:
         raise ConfigError(f"jobs: expected at least 1, got {jobs}")

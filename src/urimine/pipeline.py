@@ -26,6 +26,7 @@ from urimine.sources.unit import Ending
 if TYPE_CHECKING:
     from urimine.parallel import TaskSizes
     from urimine.scanner import Scanner
+    from urimine.sources.labels import Labels
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATE_LEN",
@@ -97,6 +98,8 @@ class Options:
     max_candidate_len: int = DEFAULT_MAX_CANDIDATE_LEN
     extra_schemes: tuple[str, ...] = ()
     encoding: str | None = None
+    headers: str = "all"
+    """Mail header fields scanned: ``all``, ``links`` or ``none`` (``urimine.sources.labels``)."""
 
     def scanner(self) -> Scanner:
         """A fresh scanner with these options."""
@@ -183,7 +186,11 @@ def _where(unit: Unit) -> _Where:
 
 
 def record(unit: Unit, hit: Hit) -> Record:
-    """The record of ``hit``, found in ``unit``."""
+    """The record of ``hit``, found in ``unit``; labelled by the unit's source when a
+    worker scanned it (``urimine.sources.labels``)."""
+    labels = unit.ending.labels
+    if labels is not None and not labels.claimed:  # scanned by a worker, not by unit_hits
+        hit = labels.relabel(hit)
     return tuple.__new__(Record, (hit, *_where(unit)))
 
 
@@ -198,38 +205,52 @@ _memo: Memo[Options, Memo[str, tuple[Hit, ...]]] = Memo(8)  # per options (a run
 
 
 def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Iterable[Hit]:
-    """The hits of one unit, from a fresh scanner; its characters counted in
-    ``stats.chars``.
+    """The hits of one unit, from a fresh scanner, with the context its source labelled
+    their stretch with (``urimine.sources.labels``); its characters counted in
+    ``stats.chars``. None for a header unit that ``options.headers`` leaves out.
 
     A mail header block is remembered by its text: the messages of a mailing list
     repeat the same ``List-*`` fields, and a scanner's hits depend on nothing but the
-    text and the options (the offsets are the unit's own). Bounded: short texts only,
-    and at most :data:`_MEMO_SIZE` of them.
+    text and the options (the offsets are the unit's own; a header unit's labels are
+    read from its text). Bounded: short texts only, and at most :data:`_MEMO_SIZE` of
+    them.
     """
+    labels = unit.ending.labels
+    if labels is not None and not labels.wanted(options.headers):
+        return ()
     chunks = unit.chunks
     if not isinstance(chunks, (list, tuple)) or unit.ending.cut:
         if stats is not None:
             chunks = count_chars(chunks, stats)
-        return text_hits(options.scanner(), chunks, unit.ending)
-    if not chunks:
+        found: Iterable[Hit] = text_hits(options.scanner(), chunks, unit.ending)
+    elif not chunks:
         return ()
-    if stats is not None:
-        stats.chars += sum(map(len, chunks))
-    if (
-        unit.part is None
-        or not unit.part.endswith("headers")
-        or not isinstance(chunks, list)
-        or len(chunks) != 1
-        or len(chunks[0]) > _MEMO_TEXT
-    ):
-        return options.scanner().hits(chunks)
+    else:
+        if stats is not None:
+            stats.chars += sum(map(len, chunks))
+        if (
+            unit.part is not None
+            and unit.part.endswith("headers")
+            and isinstance(chunks, list)
+            and len(chunks) == 1
+            and len(chunks[0]) <= _MEMO_TEXT
+        ):
+            return _remembered(options, chunks[0], labels)
+        found = options.scanner().hits(chunks)
+    return found if labels is None else labels.apply(found)
+
+
+def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit, ...]:
+    """The hits of a header unit's *text*, labelled, from the memo or a scan."""
     memo = _memo.get(options)
     if memo is None:
         memo = _memo.keep(options, Memo(_MEMO_SIZE))
-    text = chunks[0]
     found = memo.get(text)
     if found is None:
-        found = memo.keep(text, tuple(options.scanner().hits(chunks)))
+        hits = options.scanner().hits([text])
+        found = memo.keep(text, tuple(hits if labels is None else labels.apply(hits)))
+    elif labels is not None:
+        labels.claimed = True
     return found
 
 
@@ -281,6 +302,9 @@ def records_of(
     only those whose key is not in it yet (it is added), built only then. One per hit,
     so built as a tuple from the unit's fields taken once."""
     where = _where(unit)
+    labels = unit.ending.labels
+    if labels is not None and not labels.claimed:  # scanned here, not by unit_hits
+        hits = map(labels.relabel, hits)
     new = tuple.__new__
     count = 0
     try:

@@ -51,7 +51,7 @@ function _shtab_urimine_using
 end
 
 set -g _shtab_urimine_commands index query 'query top' 'query links-to' 'query links-from' 'query hosts' 'query stats' 'query export'
-set -g _shtab_urimine_opts_with_value --by --completion --encoding --exclude-host --exclude-scheme --extra-scheme --format --glob --host --jobs --kind --max-depth --max-length --output --rules --scheme -f -g -j -n -o
+set -g _shtab_urimine_opts_with_value --by --completion --encoding --exclude-host --exclude-scheme --extra-scheme --format --glob --headers --host --jobs --kind --max-depth --max-length --output --rules --scheme -f -g -j -n -o
 
 complete -c urimine -e
 complete -c urimine -f
@@ -73,6 +73,7 @@ complete -c urimine -n _shtab_urimine_using -l rules -x -d 'a preset (strict, de
 complete -c urimine -n _shtab_urimine_using -l extra-scheme -x -d 'also take SCHEME in bare text, as if IANA had registered it (repeatable or comma-separated; default: none)'
 complete -c urimine -n _shtab_urimine_using -l max-length -x -d 'longest candidate, 16 to 16777216 characters (default: 8192)'
 complete -c urimine -n _shtab_urimine_using -l encoding -x -d 'encoding of plain text and HTML without a declared charset (default: UTF-8, undecodable bytes replaced)'
+complete -c urimine -n _shtab_urimine_using -l headers -xka "all links none" -d 'mail header fields scanned: all (every unstructured field and the URI fields), links (List-*, Archived-At, Content-Base/-Location and fields showing <scheme:...>), none (default: all)'
 complete -c urimine -n _shtab_urimine_using -l hidden -d 'read hidden files and folders (names starting with '"'"'.'"'"', such as .git) (default: skipped)'
 complete -c urimine -n _shtab_urimine_using -l no-ignore -d 'read what .gitignore, .ignore and .git/info/exclude exclude (default: respected)'
 complete -c urimine -n _shtab_urimine_using -s g -l glob -x -d 'read only files matching GLOB, or not those matching '"'"'!GLOB'"'"'; gitignore syntax, repeatable, the last match wins (default: all files)'
@@ -93,6 +94,7 @@ complete -c urimine -n '_shtab_urimine_using index' -l rules -x -d 'a preset (st
 complete -c urimine -n '_shtab_urimine_using index' -l extra-scheme -x -d 'also take SCHEME in bare text, as if IANA had registered it (repeatable or comma-separated; default: none)'
 complete -c urimine -n '_shtab_urimine_using index' -l max-length -x -d 'longest candidate, 16 to 16777216 characters (default: 8192)'
 complete -c urimine -n '_shtab_urimine_using index' -l encoding -x -d 'encoding of plain text and HTML without a declared charset (default: UTF-8, undecodable bytes replaced)'
+complete -c urimine -n '_shtab_urimine_using index' -l headers -xka "all links none" -d 'mail header fields scanned: all (every unstructured field and the URI fields), links (List-*, Archived-At, Content-Base/-Location and fields showing <scheme:...>), none (default: all)'
 complete -c urimine -n '_shtab_urimine_using index' -l hidden -d 'read hidden files and folders (names starting with '"'"'.'"'"', such as .git) (default: skipped)'
 complete -c urimine -n '_shtab_urimine_using index' -l no-ignore -d 'read what .gitignore, .ignore and .git/info/exclude exclude (default: respected)'
 complete -c urimine -n '_shtab_urimine_using index' -s g -l glob -x -d 'read only files matching GLOB, or not those matching '"'"'!GLOB'"'"'; gitignore syntax, repeatable, the last match wins (default: all files)'

@@ -111,7 +111,7 @@ def options_fingerprint(options: Options) -> str:
     extra = ",".join(options.extra_schemes)
     return (
         f"urimine {__version__}; rules={rules}; max={options.max_candidate_len};"
-        f" extra={extra}; encoding={options.encoding}"
+        f" extra={extra}; encoding={options.encoding}; headers={options.headers}"
     )
 
 

@@ -48,6 +48,10 @@ def uri_host(hit: Hit) -> str | None:
     return host or None
 
 
+_CONTEXT_CACHE_MAX = 4096
+"""Context ids kept in memory (then all forgotten at once): memory stays bounded."""
+
+
 class Store:
     """Writes to an open index connection in explicit transactions."""
 
@@ -59,7 +63,9 @@ class Store:
         self.batch_seconds = batch_seconds
         self.summary = Summary()
         self.uri_ids: dict[str, int] = {}
-        self.contexts = dict(conn.execute("SELECT name, id FROM context").fetchall())
+        self.contexts: dict[str, int] = {}
+        """Context name to id, for the names met lately (a header field's or an HTML
+        attribute's name makes one: there may be many)."""
         self.deltas: dict[int, list[int]] = {}
         self.work = 0  # links written or removed in the open transaction
         self.tx_started: float | None = None
@@ -178,9 +184,16 @@ class Store:
     def _context(self, name: str) -> int:
         context_id = self.contexts.get(name)
         if context_id is None:
-            cur = self.conn.execute("INSERT INTO context (name) VALUES (?)", (name,))
-            assert cur.lastrowid is not None
-            context_id = self.contexts[name] = cur.lastrowid
+            row = self.conn.execute("SELECT id FROM context WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                cur = self.conn.execute("INSERT INTO context (name) VALUES (?)", (name,))
+                assert cur.lastrowid is not None
+                context_id = cur.lastrowid
+            else:
+                context_id = row[0]
+            if len(self.contexts) >= _CONTEXT_CACHE_MAX:
+                self.contexts.clear()
+            self.contexts[name] = context_id
         return context_id
 
 

@@ -1,25 +1,35 @@
-"""HTML to scannable text: visible text plus every link target as ``<ABSOLUTE-URI>``.
+"""HTML to scannable text: visible text plus every URL of its markup as ``<ABSOLUTE-URI>``.
 
 A regex tag walker (fast, never raises) rather than :mod:`html.parser`. The
 text between tags is entity-decoded; ``<script>``/``<style>`` bodies and
 comments are dropped; block-level tags become line breaks so that words from
-neighbouring cells do not run together. Each ``href``/``src`` value is
-resolved against the document's base URI (``<base href>``, else the base the
-caller knows from the mail part or WARC record, per RFC 3986 section 5.1) and
-written on its own line in angle brackets, where it stands, so the scanner
-finds it with the delimiter rule RFC 3986 Appendix C recommends.
+neighbouring cells do not run together. Each URL an attribute holds
+(:mod:`.html_attrs`: ``href``, ``src``, ``srcset``, ``background``, a refresh, a CSS
+``url()``, any attribute whose value is an absolute URI) and each ``url()`` of a
+``<style>`` element is read as a browser reads it, resolved against the document's
+base URI (``<base href>``, else the base the caller knows from the mail part or WARC
+record, per RFC 3986 section 5.1) and written on its own line in angle brackets, where
+it stands, so the scanner finds it with the delimiter rule RFC 3986 Appendix C
+recommends. Each such line is labelled with its attribute (``html:srcset``,
+:class:`~urimine.sources.labels.Stretches`): a hit there has that context.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from html import unescape
-from html.entities import html5
-from typing import cast
+from itertools import accumulate
+from typing import NamedTuple
 
 from urimine._wordtree import word_tree
+from urimine.sources.html_attrs import URL_NAMES, attributes, css_urls, tag_links
+from urimine.sources.html_charset import META_PRESCAN, meta_charset
+from urimine.sources.labels import Spans, Stretches
+from urimine.sources.weburl import absolutize, browser_url, web_url
+
+__all__ = ["META_PRESCAN", "absolutize", "find_base", "html_chunks", "html_to_text", "meta_charset"]
 
 _MAX_TAG = 8192
 """Longest tag the walker accepts; bounds the work per ``<`` on hostile input."""
@@ -46,21 +56,40 @@ _DROP = re.compile(
     re.S | re.I,
 )
 """Comments, ``<script>``/``<style>`` elements with their content, declarations."""
-_LINK_ATTR = r"(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*="
-_NOT_LINK_ATTR = r"(?:[hH](?![rR][eE][fF]\s*=)|[sS](?![rR][cC]\s*=))"
-_LINK_TAG = re.compile(
-    rf"<([A-Za-z][A-Za-z0-9:-]*+)"
-    rf"""(?=\s(?:[^<>"'hHsS]++|"[^"<]*+"|'[^'<]*+'|{_NOT_LINK_ATTR})*+{_LINK_ATTR})"""
-    rf"({_IN_TAG})>"
+_PLAIN_STYLE = r"""[sS][tT][yY][lL][eE]\s*=\s*(?:"[^"<(]*+"|'[^'<(]*+')"""
+"""A ``style`` attribute without a ``url(`` (its colons are CSS's)."""
+_ANY_COLON = (
+    rf"""(?:[^<>"':&sS]++|{_PLAIN_STYLE}|[sS]|"[^"<:&]*+"|'[^'<:&]*+')*+"""
+    r"""(?:[:&]|"[^"<:&]*+[:&]|'[^'<:&]*+[:&])"""
 )
-"""A start tag with an ``href`` or ``src`` attribute (case-insensitive).
+"""The rest of a tag up to a colon, or a ``&`` (a character reference may stand for the
+colon: ``href="&#109;&#97;...&#58;..."``), in a quoted value or not, but for those of
+a :data:`_PLAIN_STYLE`: a tag without one has no absolute URL. As :data:`_IN_TAG` does,
+a quoted value is passed over whole, and the walk stops at ``>`` outside quotes and at
+``<``: each ``<`` costs at most the way to the next one."""
 
-The look-ahead walks the tag only, as :data:`_IN_TAG` does (a quoted value is passed
-over whole): possessive runs skip everything but quotes, ``h`` and ``s``, and an
-``h``/``s`` that does not start the attribute, and stop at ``>`` and at ``<`` (so each
-``<`` costs at most the way to the next one, whatever the text). A tag it passes over
-goes to the later passes, which remove it as :func:`html_to_text`'s callback would.
-"""
+
+def _ascii_nocase(char: str) -> str:
+    """A character of an attribute name, matched as HTML does (ASCII case-insensitive)."""
+    return f"[{char}{char.upper()}]" if char.isalpha() else re.escape(char)
+
+
+_URL_NAME = rf"(?:{word_tree((*URL_NAMES, 'style', 'content'), _ascii_nocase)})\s*="
+_ANY_URL_NAME = rf"""(?:[^<>"'\s]++|\s++(?!{_URL_NAME})|"[^"<]*+"|'[^'<]*+')*+\s++{_URL_NAME}"""
+"""The rest of a tag, from the end of its name, up to an attribute after white space that
+takes a URL (or a ``style``, or a ``content`` that may be a refresh), relative or not:
+runs of anything but white space and quotes, white space not before such a name, quoted
+values whole."""
+_TAG_NAME = r"<([A-Za-z][A-Za-z0-9:-]*+)(?:<[bB][rR]\s*/?>|(?=[\s/]))"
+"""A start tag's name, then white space or ``/`` (a tag without attributes holds no URL);
+a ``<br>`` right after it is passed over: mailers that wrap HTML at a fixed width turn
+the line break after the name into one (``<a<br>\\nhref="...">``), and the attributes
+after it are still the tag's."""
+_ABSOLUTE_TAG = re.compile(rf"{_TAG_NAME}(?={_ANY_COLON})({_IN_TAG})>")
+"""A start tag that may hold an absolute URL: one with a colon inside."""
+_URL_TAG = re.compile(rf"{_TAG_NAME}(?={_ANY_COLON}|/?{_URL_NAME}|{_ANY_URL_NAME})({_IN_TAG})>")
+"""A start tag that may hold a URL: with a colon inside, or an attribute that takes a
+URL (relative ones count where there is a base to resolve them against)."""
 _BLOCK_WORDS = (
     "address article aside blockquote br caption dd div dl dt fieldset figcaption figure footer "
     "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table tbody td tfoot th thead "
@@ -98,25 +127,6 @@ _ATTR = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 _BASE = re.compile(rf"<base\b({_IN_TAG})>", re.I)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _STRIP_IN_URL = re.compile(r"[\t\n\r]")
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
-"""A ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...; charset=...">``."""
-_UTF16_LABELS = frozenset(
-    {
-        "csunicode",
-        "iso-10646-ucs-2",
-        "ucs-2",
-        "unicode",
-        "unicodefeff",
-        "unicodefffe",
-        "utf-16",
-        "utf-16be",
-        "utf-16le",
-    }
-)
-"""The labels of UTF-16LE and UTF-16BE in the WHATWG Encoding Standard."""
-META_PRESCAN = 1024
-"""Bytes of an HTML document searched for its ``<meta>`` charset: HTML's encoding
-sniffing prescans the first 1024 bytes."""
 _LINK_ATTRS = frozenset({"href", "src"})
 _DROP_SCHEMES = ("javascript:", "data:")
 _CACHED_ATTRS = 512
@@ -154,112 +164,18 @@ def _common_char(match: re.Match[str]) -> str:
     return _COMMON_CHARS[match[0]]
 
 
-def _attrs(text: str) -> dict[str, str]:
-    """Attribute name (lower case) to entity-decoded, trimmed value; first one wins."""
-    found: dict[str, str] = {}
-    for name, value in _ATTR.findall(text):
-        name = name.lower()
-        if name not in found:
-            found[name] = _attr_value(value)
-    return found
-
-
-def _attr_value(raw: str) -> str:
-    """An attribute value without its quotes, entity-decoded (as an attribute's, see
-    :func:`_attr_reference`) and trimmed."""
-    if raw[:1] in ("'", '"'):
-        raw = raw[1:-1]
-    if "&" not in raw:
-        return raw.strip()
-    return _REFERENCE.sub(_attr_reference, raw).strip()
-
-
-# A character reference as html.unescape finds one: a number, or a name of up to 32
-# characters with or without its ";".
-_REFERENCE = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
-
-
-def _attr_reference(match: re.Match[str]) -> str:
-    """A reference in an attribute value, decoded as HTML decodes it there: as
-    :func:`html.unescape` does, but a name without its ";" that an ASCII letter, digit
-    or "=" follows is left as written (HTML's tokenizer, "character reference state",
-    for historical reasons): ``href="a.asp?x=1&sectionid=2"`` holds ``&sectionid``,
-    not the section sign of ``&sect``."""
-    name = match[1]
-    if name[0] == "#":
-        return unescape(match[0])
-    if name in html5:
-        return html5[name]
-    for end in range(len(name) - 1, 1, -1):
-        if name[:end] in html5:  # (a legacy name, without its ";")
-            after = name[end]
-            if after.isascii() and (after.isalnum() or after == "="):
-                return match[0]
-            return html5[name[:end]] + name[end:]
-    return match[0]
-
-
-def meta_charset(data: bytes, end: int = META_PRESCAN) -> str | None:
-    """The charset an HTML document's ``<meta>`` declares within ``data[:end]``, or None.
-
-    For a payload that names none in its Content-Type (an HTTP response, a mail
-    part). Searched in place, without slicing the document.
-    """
-    meta = _META_CHARSET.search(data, 0, end)
-    if meta is None:
-        return None
-    charset = meta.group(1).decode("ascii")
-    # HTML's prescan: "If charset is UTF-16BE/LE, then set charset to UTF-8" (the
-    # declaration was read as ASCII bytes, so the document cannot be UTF-16).
-    return "utf-8" if charset.lower() in _UTF16_LABELS else charset
-
-
-@functools.lru_cache(maxsize=1)
-def _resolver() -> Callable[[str, str], str]:
-    """The project's RFC 3986 resolver, or :func:`urllib.parse.urljoin` as a stand-in.
-
-    Imported lazily so this module works before ``urimine.resolve`` exists.
-    """
-    try:
-        from urimine.resolve import resolve  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from urllib.parse import urljoin
-
-        return urljoin
-    return cast("Callable[[str, str], str]", resolve)
-
-
-def absolutize(ref: str, base: str | None) -> str | None:
-    """*ref* as an absolute URI, or None when it cannot be made one or is not wanted."""
-    if "\t" in ref or "\n" in ref or "\r" in ref:
-        ref = _STRIP_IN_URL.sub("", ref)
-    ref = ref.strip()
-    if not ref or ref.lower().startswith(_DROP_SCHEMES):
-        return None
-    if _SCHEME.match(ref):
-        return ref
-    if not base or not _SCHEME.match(base):
-        return None
-    resolve = _resolver()
-    try:
-        result = resolve(base, ref)
-    except ValueError:
-        return None
-    return result if isinstance(result, str) and _SCHEME.match(result) else None
-
-
 def find_base(html: str, base: str | None) -> str | None:
     """The document's base URI: its first ``<base href>`` (resolved), else *base*."""
     match = _BASE.search(html)
     if match:
-        href = _attrs(match.group(1)).get("href")
+        href = attributes(match.group(1)).get("href")
         if href:
-            return absolutize(href, base) or base
+            return absolutize(browser_url(href), base) or base
     return base
 
 
 def html_to_text(html: str, base: str | None) -> str:
-    """Visible text of *html* with each link target inserted as ``\\n<URI>\\n``.
+    """Visible text of *html* with each URL of its markup inserted as ``\\n<URI>\\n``.
 
     *base* is the base URI known from outside the document (mail Content-Base /
     Content-Location, WARC-Target-URI); a ``<base href>`` inside overrides it.
@@ -268,34 +184,70 @@ def html_to_text(html: str, base: str | None) -> str:
 
     The work is done by a few whole-document regex substitutions (C speed)
     rather than a Python loop per tag: drop comments/scripts/styles, swap
-    link-bearing tags for numbered placeholders, turn block tags into line
+    URL-bearing tags for numbered placeholders, turn block tags into line
     breaks, delete the other tags, then decode entities and put the (already
     decoded) URIs in place of the placeholders (:func:`_put_links`).
     """
     return _convert(html, find_base(html, base))
 
 
-def _convert(html: str, base: str | None) -> str:
-    """:func:`html_to_text` with the document's base URI already found."""
+class _Insert(NamedTuple):
+    """The link lines that stand for a tag (or a ``<style>`` element)."""
+
+    text: str
+    """``\\n<URI>\\n`` for each URL, in order."""
+    spans: Spans
+    """Where each ``<URI>`` lies in :attr:`text`, and its label."""
+
+
+def _insert(links: list[tuple[str, str]]) -> _Insert | None:
+    """The link lines of (label, URI) pairs, or None for none."""
+    if not links:
+        return None
+    if len(links) == 1:
+        label, uri = links[0]
+        return _Insert(f"\n<{uri}>\n", ((1, len(uri) + 3, label),))
+    spans = []
+    pos = 0
+    for label, uri in links:
+        spans.append((pos + 1, pos + len(uri) + 3, label))
+        pos += len(uri) + 4
+    return _Insert("".join(f"\n<{uri}>\n" for _, uri in links), tuple(spans))
+
+
+def _convert(html: str, base: str | None, labels: Stretches | None = None, at: int = 0) -> str:
+    """:func:`html_to_text` with the document's base URI already found; its link lines
+    are labelled in *labels*, if given, the text starting at offset *at* there."""
     if _MARK in html:
         html = html.replace(_MARK, "")
-    uris: list[str] = []
+    inserts: list[_Insert] = []
     cached = base is None or len(base) <= _CACHED_ATTRS  # base is part of the cache key
 
     def link(match: re.Match[str]) -> str:
         attrs = match[2]
         if cached and len(attrs) <= _CACHED_ATTRS:
-            found = _link_insert(attrs, base)
+            found = _tag_insert(attrs, base)
         else:
-            found = "".join(_link_lines(attrs, base))
-        if not found:
+            found = _insert(tag_links(attrs, base))
+        if found is None:
             return "\n" if match[1].lower() in _BLOCK_NAMES else ""
-        uris.append(found)
-        return f"{_MARK}{len(uris) - 1}{_MARK}"
+        inserts.append(found)
+        return f"{_MARK}{len(inserts) - 1}{_MARK}"
 
-    linked = _LINK_TAG.sub(link, _DROP.sub("", html))
+    def drop(match: re.Match[str]) -> str:
+        if not match[1] or match[1].lower() != "style":
+            return ""
+        links = [("html:style", uri) for url in css_urls(match[0]) if (uri := web_url(url, base))]
+        found = _insert(links)
+        if found is None:
+            return ""
+        inserts.append(found)
+        return f"{_MARK}{len(inserts) - 1}{_MARK}"
+
+    tags = _ABSOLUTE_TAG if base is None else _URL_TAG
+    linked = tags.sub(link, _DROP.sub(drop, html))
     text = _ANY_TAG.sub("", _BLOCK_TAG.sub("\n", linked))
-    return _put_links(text, uris) if uris else _unescape(text)
+    return _put_links(text, inserts, labels, at) if inserts else _unescape(text)
 
 
 _WINDOW = 1 << 20
@@ -310,16 +262,20 @@ _RAW_CLOSE = {
 }
 
 
-def html_chunks(chunks: Iterable[str], base: str | None) -> Iterator[str]:
+def html_chunks(
+    chunks: Iterable[str], base: str | None, labels: Stretches | None = None
+) -> Iterator[str]:
     """:func:`html_to_text` of an HTML text given as chunks, converted in windows of
     about ``_WINDOW`` characters, so that memory is bounded by the window, not by the
     document. A window ends just before a tag (``<``) outside any comment, script or
     style, where the conversion of the whole gives the same text; the base URI is the
     one the first window finds (``<base>`` belongs in the ``<head>``, HTML section
-    4.2.3)."""
+    4.2.3). The link lines are labelled in *labels*, if given, as each window is
+    converted: before the consumer sees its text."""
     text, pos = "", 0
     closer: re.Pattern[str] | None = None  # skipping a comment or script longer than a window
     first = True
+    out = _Out(labels)
     for chunk in chunks:
         text, pos = (text[pos:] + chunk if pos < len(text) else chunk), 0
         while len(text) - pos >= 2 * _WINDOW:
@@ -330,7 +286,7 @@ def html_chunks(chunks: Iterable[str], base: str | None) -> Iterator[str]:
                 base, first = find_base(text[pos : pos + _WINDOW], base), False
             cut, closer = _window_end(text, pos, pos + _WINDOW)
             if cut > pos:
-                yield _convert(text[pos:cut], base)
+                yield out.converted(text[pos:cut], base)
                 pos = cut
     if closer is not None:
         pos, closer = _skip_raw(text, pos, closer)
@@ -338,7 +294,24 @@ def html_chunks(chunks: Iterable[str], base: str | None) -> Iterator[str]:
             return  # an unclosed comment or script runs to the end, as in html_to_text
     if pos < len(text):
         rest = text[pos:] if pos else text
-        yield _convert(rest, find_base(rest, base) if first else base)
+        yield out.converted(rest, find_base(rest, base) if first else base)
+
+
+class _Out:
+    """How much text :func:`html_chunks` has made so far, and where to label its link
+    lines."""
+
+    __slots__ = ("labels", "length")
+
+    def __init__(self, labels: Stretches | None) -> None:
+        self.labels = labels
+        self.length = 0
+
+    def converted(self, html: str, base: str | None) -> str:
+        """The text of a window of HTML; its link lines labelled where they land."""
+        text = _convert(html, base, self.labels, self.length)
+        self.length += len(text)
+        return text
 
 
 def _window_end(text: str, pos: int, end: int) -> tuple[int, re.Pattern[str] | None]:
@@ -371,8 +344,10 @@ def _skip_raw(text: str, pos: int, closer: re.Pattern[str]) -> tuple[int, re.Pat
     return (end + 1 if end >= 0 else len(text)), None
 
 
-def _put_links(text: str, uris: list[str]) -> str:
-    """*text* entity-decoded, with each placeholder replaced by its entry of *uris*.
+def _put_links(text: str, inserts: list[_Insert], labels: Stretches | None, at: int) -> str:
+    """*text* entity-decoded, with each placeholder replaced by its entry of *inserts*,
+    which are labelled in *labels* (if given) where they land, the text starting at
+    offset *at* there.
 
     The text is cut at the marks first and only the pieces between placeholders are
     decoded: a mark the decoding makes (``&#xe000;``) is then text, never taken for a
@@ -383,29 +358,17 @@ def _put_links(text: str, uris: list[str]) -> str:
     """
     parts = text.split(_MARK)
     parts[0::2] = [_unescape(part) for part in parts[0::2]]
-    parts[1::2] = [uris[int(number)] for number in parts[1::2]]
+    used = [inserts[int(number)] for number in parts[1::2]]
+    parts[1::2] = [insert.text for insert in used]
+    if labels is not None and used:
+        offsets = list(accumulate(map(len, parts), initial=at))  # where each part starts
+        labels.extend(offsets[1:-1:2], offsets[2::2], [insert.spans for insert in used])
     return "".join(parts)
 
 
 @functools.lru_cache(maxsize=4096)
-def _link_insert(attrs: str, base: str | None) -> str:
-    """:func:`_link_lines` joined; cached, as mail HTML repeats the same link tags a lot.
-
-    Only for attributes and base of at most ``_CACHED_ATTRS`` characters each,
-    so that the cache stays small.
-    """
-    return "".join(_link_lines(attrs, base))
-
-
-def _link_lines(attrs: str, base: str | None) -> list[str]:
-    """The ``\\n<URI>\\n`` insertions for a tag's link attributes (the first of each name)."""
-    lines = []
-    seen: set[str] = set()
-    for name, value in _ATTR.findall(attrs):
-        name = name.lower()
-        if name in _LINK_ATTRS and name not in seen:
-            seen.add(name)
-            uri = absolutize(_attr_value(value), base)
-            if uri:
-                lines.append(f"\n<{uri}>\n")
-    return lines
+def _tag_insert(attrs: str, base: str | None) -> _Insert | None:
+    """The link lines of a tag's attributes; cached, as mail HTML repeats the same tags
+    a lot. Only for attributes and base of at most ``_CACHED_ATTRS`` characters each,
+    so that the cache stays small."""
+    return _insert(tag_links(attrs, base))

@@ -234,8 +234,11 @@ def _text_unit(
     chunks: Iterator[str] = text()
     if html:
         from urimine.sources.html import html_chunks
+        from urimine.sources.labels import Stretches
 
-        chunks = html_chunks(chunks, None)
+        labels = Stretches()
+        ending.labels = labels
+        chunks = html_chunks(chunks, None, labels)
     unit = Unit(source, chunks, file_range=file_range, ending=ending)
     yield unit
     for _ in unit.chunks:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from urimine.sources.labels import Labels
 
 
 class CutBytes(bytes):
@@ -13,14 +17,17 @@ class CutBytes(bytes):
 
 
 class Ending:
-    """Whether a unit's text stopped short of its real end (a truncated or corrupt
-    stream, a file that shrank, a cap): shared by the copies of a unit
-    (``dataclasses.replace``), so whoever scans any of them sees it."""
+    """What is learnt of a unit's text as it is read: whether it stopped short of its
+    real end (a truncated or corrupt stream, a file that shrank, a cap), and where its
+    stretches came from (:class:`~urimine.sources.labels.Labels`: a header field, an
+    HTML attribute). Shared by the copies of a unit (``dataclasses.replace``, the
+    worker processes' copies without text), so whoever scans any of them sees it."""
 
-    __slots__ = ("cut",)
+    __slots__ = ("cut", "labels")
 
-    def __init__(self, cut: bool = False) -> None:
+    def __init__(self, cut: bool = False, labels: Labels | None = None) -> None:
         self.cut = cut
+        self.labels = labels
 
 
 @dataclass(slots=True)

@@ -24,9 +24,10 @@ from collections.abc import Iterator
 
 from urimine.errors import SourceError
 from urimine.sources.detect import BlockReader, is_binary
+from urimine.sources.headers import content_type
 from urimine.sources.html import html_chunks, meta_charset
+from urimine.sources.labels import Stretches
 from urimine.sources.limits import MAX_RECORD, MAX_TEXT, over
-from urimine.sources.mime import content_type
 from urimine.sources.text import decode_bytes
 from urimine.sources.unit import Ending, Unit
 
@@ -178,7 +179,8 @@ def _record_unit(
     else:
         ctype, params = content_type(headers.get("content-type"), "application/octet-stream")
         payload = block
-    found = _payload_text(ctype, params, payload, target, defects)
+    labels = Stretches()
+    found = _payload_text(ctype, params, payload, target, defects, labels)
     if found is None:
         return None
     chunks, cut = found
@@ -192,15 +194,21 @@ def _record_unit(
         target_uri=target,
         is_warc=True,
         defects=defects,
-        ending=Ending(cut),
+        ending=Ending(cut, labels or None),
     )
 
 
 def _payload_text(
-    ctype: str, params: dict[str, str], payload: bytes, base: str | None, defects: list[str]
+    ctype: str,
+    params: dict[str, str],
+    payload: bytes,
+    base: str | None,
+    defects: list[str],
+    labels: Stretches,
 ) -> tuple[list[str], bool] | None:
     """Decode a payload by its media type, as text chunks and whether it was cut at
-    ``MAX_TEXT``; None for non-text payloads."""
+    ``MAX_TEXT``; None for non-text payloads. The link lines of HTML are labelled in
+    *labels*."""
     is_html = ctype in _HTML_TYPES
     if ctype == "application/octet-stream":
         if is_binary(payload[:4096]):
@@ -222,7 +230,7 @@ def _payload_text(
         defects.append(defect)
     if cut:
         defects.append(over("payload", MAX_TEXT))
-    return (list(html_chunks((text,), base)) if is_html else [text]), cut
+    return (list(html_chunks((text,), base, labels)) if is_html else [text]), cut
 
 
 def _http_payload(block: bytes, defects: list[str]) -> tuple[str, dict[str, str], bytes]:
