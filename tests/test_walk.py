@@ -249,3 +249,70 @@ def test_iter_inputs_order_and_walk_options(tree: Path) -> None:
 )
 def test_brace_alternatives(glob: str, expanded: list[str]) -> None:
     assert expand_braces(glob) == expanded
+
+
+def _feedback_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "dump"
+    root.mkdir()
+    (root / "a.txt").write_text("http://a.example/\n", encoding="utf-8")
+    return root
+
+
+def test_a_run_never_reads_the_file_its_stdout_goes_to(tmp_path: Path) -> None:
+    """``urimine --all . >> out.txt`` inside the tree: read, out.txt would give each run
+    its own earlier output again (ripgrep skips it too); met in a walk it is passed over
+    without a message."""
+    root = _feedback_tree(tmp_path)
+    out = root / "out.txt"
+    out.write_text("http://old.example/\n", encoding="utf-8")
+    with out.open("a", encoding="utf-8") as fh:
+        proc = subprocess.run(
+            [urimine_exe(), "--all", "--no-progress", "."],
+            cwd=root,
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert out.read_text(encoding="utf-8") == "http://old.example/\nhttp://a.example/\n"
+
+
+def test_a_path_named_that_is_the_output_is_reported(tmp_path: Path) -> None:
+    root = _feedback_tree(tmp_path)
+    out = root / "out.txt"
+    out.write_text("http://old.example/\n", encoding="utf-8")
+    with out.open("a", encoding="utf-8") as fh:
+        proc = subprocess.run(
+            [urimine_exe(), "--no-progress", "out.txt", "a.txt"],
+            cwd=root,
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "urimine: out.txt: is an output of this run: not read"
+    assert out.read_text(encoding="utf-8") == "http://old.example/\nhttp://a.example/\n"
+
+
+def test_the_index_never_reads_its_own_database(tmp_path: Path) -> None:
+    root = _feedback_tree(tmp_path)
+    for _ in range(2):
+        run = subprocess.run(
+            [urimine_exe(), "index", "links.db", "."],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+        assert run.returncode == 0, run.stderr
+        assert "binary" not in run.stderr
+    stats = subprocess.run(
+        [urimine_exe(), "query", "links.db", "stats", "-f", "csv"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "sources,1\n" in stats  # a.txt alone: not links.db, -wal or -shm

@@ -58,9 +58,12 @@ def _selector(args: argparse.Namespace) -> Selector:
     )
 
 
-def _run(args: argparse.Namespace, out: TextIO, stats: Stats) -> int:
+def _run(
+    args: argparse.Namespace, out: TextIO, stats: Stats, written: Sequence[object] = ()
+) -> int:
+    """The extraction; ``written``: the files it writes, never read as inputs."""
     options = extraction_options(args)
-    walk = walk_options(args)
+    walk = walk_options(args).without(*written)
     failed: list[SourceError] = []
 
     def on_error(err: SourceError) -> None:
@@ -257,7 +260,8 @@ def _write(args: argparse.Namespace, stats: Stats) -> int:
     target = AtomicOutput(args.output) if args.output else None
     try:
         out = Output(target.stream, args.output) if target else Output(sys.stdout)
-        status = _run(args, cast(TextIO, out), stats)
+        written = (target.stream, args.output) if target else (sys.stdout,)
+        status = _run(args, cast(TextIO, out), stats, written)
         out.flush()
         if target:
             target.commit()

@@ -165,6 +165,8 @@ def _index(args: argparse.Namespace) -> int:
 
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     conn = connect_write(args.db)
+    # The database and its journal files are never read as inputs of the index.
+    walk = walk.without(*(args.db + end for end in ("", "-wal", "-shm", "-journal")))
     try:
         with _progress_bar(show, args.paths, walk) as progress:
             summary = build_index(

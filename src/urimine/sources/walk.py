@@ -20,12 +20,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from urimine.sources.globs import IGNORE, INCLUDE, Globs, IgnoreLevel, load_level, match_levels
 from urimine.sources.mbox import is_maildir
 
-__all__ = ["Unwalked", "Walk", "iter_inputs"]
+__all__ = ["Unwalked", "Walk", "file_identity", "iter_inputs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,38 @@ class Walk:
     """Folder levels below a PATH to read (0: only the PATHs themselves)."""
     follow: bool = False
     """Follow symbolic links (``--follow``), folder loops detected and reported."""
+    skip: frozenset[tuple[int, int]] = frozenset()
+    """(device, inode) of the files the run itself writes (its output, an index database
+    and its journal): never read, so that a run over the folder holding its own output
+    cannot feed on it (ripgrep does the same). Met in a walk they are passed over; named
+    as a PATH they are reported."""
+
+    def without(self, *files: object) -> Walk:
+        """This walk, also skipping the open files or paths ``files`` (those that exist
+        and are regular files; anything else is ignored)."""
+        found = set(self.skip)
+        for file in files:
+            ident = file_identity(file)
+            if ident is not None:
+                found.add(ident)
+        return replace(self, skip=frozenset(found))
+
+
+def file_identity(file: object) -> tuple[int, int] | None:
+    """(device, inode) of a regular file given by path, descriptor or open stream."""
+    try:
+        if isinstance(file, int):
+            st = os.fstat(file)
+        elif isinstance(file, str):
+            st = os.stat(file)
+        else:
+            fileno = getattr(file, "fileno", None)
+            if fileno is None:
+                return None
+            st = os.fstat(fileno())
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 DEFAULT_WALK = Walk()
@@ -69,6 +101,8 @@ def iter_inputs(paths: Iterable[str], walk: Walk | None = None) -> Iterator[str]
         given = True
         if path != "-" and os.path.isdir(path) and not is_maildir(path):
             yield from _Walker(walk, path).inputs()
+        elif walk.skip and path != "-" and file_identity(path) in walk.skip:
+            yield Unwalked(path, "is an output of this run: not read")
         else:
             yield path
     if not given:
@@ -83,6 +117,7 @@ class _Walker:
         self.root = root
         self.globs = Globs(walk.globs)
         self.top = os.path.abspath(root)
+        self.skip_inodes = {ino for _dev, ino in walk.skip}
 
     def inputs(self) -> Iterator[str]:
         if self.walk.max_depth == 0:
@@ -137,7 +172,8 @@ class _Walker:
             if not self._wanted(entry.name, name_rel, name_abs, is_dir, levels):
                 continue
             if not is_dir:
-                yield entry.path
+                if not self._written(entry):
+                    yield entry.path
             elif self.walk.max_depth is None or depth < self.walk.max_depth:
                 yield from self._below(entry.path, name_abs, name_rel, depth, levels, seen)
 
@@ -172,6 +208,12 @@ class _Walker:
         except OSError:
             return (-1, -1)
         return (st.st_dev, st.st_ino)
+
+    def _written(self, entry: os.DirEntry[str]) -> bool:
+        """Whether the file is one the run writes (its inode is known without a stat)."""
+        if not self.skip_inodes or entry.inode() not in self.skip_inodes:
+            return False
+        return file_identity(entry.path) in self.walk.skip
 
     def _kind(self, entry: os.DirEntry[str]) -> str | None:
         """``dir``, ``file`` or None (not read): symbolic links only with ``follow``
