@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 from urimine import __version__
 from urimine.errors import SinkError, printable
-from urimine.rules import ALL_RULES, PRESETS
+from urimine.rule_names import ALL_RULES, PRESETS
 from urimine.sinks import FORMATS
 
 if TYPE_CHECKING:

@@ -210,7 +210,7 @@ def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Itera
     if not isinstance(chunks, (list, tuple)) or unit.ending.cut:
         if stats is not None:
             chunks = count_chars(chunks, stats)
-        return text_hits(options.scanner(), chunks, unit.ending)
+        return _streamed_hits(options, chunks, unit.ending)
     if not chunks:
         return ()
     if stats is not None:
@@ -231,6 +231,15 @@ def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Itera
     if found is None:
         found = memo.keep(text, tuple(options.scanner().hits(chunks)))
     return found
+
+
+def _streamed_hits(options: Options, chunks: Iterable[str], ending: Ending) -> Iterator[Hit]:
+    """:func:`text_hits` of a fresh scanner, made when the first chunk comes: a text
+    with no chunk at all (an empty stream) has no hits, and builds no scanner."""
+    rest = iter(chunks)
+    for first in rest:
+        yield from text_hits(options.scanner(), chain((first,), rest), ending)
+        return
 
 
 def count_chars(chunks: Iterable[str], stats: Stats) -> Iterator[str]:
