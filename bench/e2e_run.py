@@ -132,8 +132,9 @@ class Variant:
 
     @property
     def ok_status(self) -> tuple[int, ...]:
-        # grep-like tools (ripgrep) exit 1 when nothing matched, which is still a run.
-        return (0, 1) if self.key == "rg" else (0,)
+        # grep-like tools (ripgrep, and urimine since its exit statuses became grep's)
+        # exit 1 when nothing matched or was found, which is still a run.
+        return (0, 1) if self.key == "rg" or self.side is not None else (0,)
 
     def as_json(self) -> dict[str, object]:
         return {"key": self.key, "side": self.side, "runs": [asdict(r) for r in self.runs]}
