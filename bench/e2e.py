@@ -332,7 +332,9 @@ def header(args: argparse.Namespace, commands: Commands, load_before: str) -> li
         f"- Median of {args.repeat} runs after one warm-up run of each command; the "
         "commands of a row alternate. CPU = user + sys of the process and all its "
         "workers; peak RSS = the largest single process (the floor of the launcher, "
-        f"`true`'s peak RSS, is {floor_mb():.1f} MB).",
+        f"`true`'s peak RSS, is {floor_mb():.1f} MB). Python's byte-code caches are "
+        "written as by default (`PYTHONDONTWRITEBYTECODE` dropped from the commands' "
+        "environment), as an installed package has them.",
         f"- Baselines: `bench/baselines/*.py` with the pattern `{PATTERN}` (the goals are "
         f"judged against it) and, for information, `{PLAIN_PATTERN}` (*plain*, which "
         "CPython's `re` finds by a fast literal scan); ripgrep (plain pattern) as the "

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import urimine
+
 ROOT = Path(__file__).resolve().parents[1]
 
 LISTER = (
@@ -41,16 +43,31 @@ index, worker processes, the progress bar (not on a terminal), the decompressors
 extras."""
 
 
-def modules(tmp_path: Path, *args: str) -> set[str]:
+SCANNING = (
+    "urimine.scanner",
+    "urimine.rules",
+    "urimine.scan",
+    "urimine.fast",
+    "urimine._abnf",
+    "urimine.parser",
+    "urimine.normalize",
+    "urimine.urn",
+)
+"""What only text to scan needs: the scanner, its rules and tables, and the URI grammar
+(compiled patterns) the rules and the normaliser check candidates with."""
+
+
+def modules(tmp_path: Path, *args: str, status: int = 0, stdin: str = "") -> set[str]:
     listing = tmp_path / "modules.json"
     proc = subprocess.run(
         [sys.executable, "-c", LISTER, str(listing), *args],
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == status, proc.stderr
     return set(json.loads(listing.read_text("utf-8")))
 
 
@@ -86,10 +103,44 @@ def test_other_readers_are_imported_when_their_input_comes(
     assert out.read_text("utf-8").startswith("http://")
 
 
-def test_query_imports_no_scanner_of_its_own(tmp_path: Path) -> None:
-    """``urimine query`` needs no scanner, rules or readers: it imports none beyond what
-    ``import urimine`` itself does (the package's ``__init__``, which re-exports the
-    scanner, is the core's to make lazy)."""
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_an_empty_input_builds_no_scanner(tmp_path: Path, where: str) -> None:
+    """No text, no scanner: the rules are checked by name, the scanner is built at the
+    first text, so a run that meets none imports neither it nor the URI grammar."""
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    args = ("--rules", "angle,bare", str(empty) if where == "file" else "-")
+    loaded = modules(tmp_path, *args, status=1)
+    assert _under(loaded, (*SCANNING, *NOT_FOR_TEXT)) == set()
+    assert "urimine.pipeline" in loaded  # the run did run
+
+
+def test_a_bad_rule_is_still_refused_before_any_input(tmp_path: Path) -> None:
+    """Checked by name, with the scanner's own message."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "urimine", "--rules", "angle,nonsense", str(tmp_path / "no")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2
+    with pytest.raises(urimine.ConfigError) as raised:
+        urimine.Scanner(rules=("angle", "nonsense"))
+    assert proc.stderr == f"urimine: --rules: {raised.value}\n"
+
+
+def test_the_rule_choices_are_the_rules() -> None:
+    """``urimine.choices`` repeats the rules' names and presets for the command line."""
+    from urimine import choices, rules
+
+    assert choices.ALL_RULES == rules.ALL_RULES
+    assert choices.PRESETS == rules.PRESETS
+
+
+def test_query_imports_no_scanner_nor_reader(tmp_path: Path) -> None:
+    """``urimine query`` needs the index's query code, sqlite3 and the output layer:
+    no scanner, no URI grammar, no input reader, no pipeline, no index builder."""
     text = tmp_path / "notes.txt"
     text.write_text("http://example.org/a\n", "utf-8")
     db = tmp_path / "links.db"
@@ -100,22 +151,33 @@ def test_query_imports_no_scanner_of_its_own(tmp_path: Path) -> None:
         check=False,
     )
     assert built.returncode == 0, built.stderr
-    package = _package_modules()
     loaded = modules(tmp_path, "query", str(db), "stats")
-    needless = ("urimine.scanner", "urimine.rules", "urimine.api")
+    building = ("urimine.pipeline", "urimine.sources", "urimine.index.build", "regex")
     readers = tuple(name for name in NOT_FOR_TEXT if name != "urimine.index")
-    assert _under(loaded - package, (*needless, *readers)) == set()
+    assert _under(loaded, (*SCANNING, *building, *readers)) == set()
+    assert "urimine.index.query" in loaded
 
 
-def _package_modules() -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, "-c", "import json, sys, urimine; print(json.dumps(sorted(sys.modules)))"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
+def test_the_package_imports_its_names_when_used() -> None:
+    """``import urimine`` loads no scanner; every exported name is still there, in
+    ``dir()``, and ``urimine.resolve`` stays the function once its module is loaded."""
+    code = (
+        "import json, sys, urimine\n"
+        "before = sorted(sys.modules)\n"
+        "import urimine.resolve\n"
+        "from urimine import Scanner\n"
+        "names = {n: type(getattr(urimine, n)).__name__ for n in urimine.__all__}\n"
+        "print(json.dumps([before, names, dir(urimine), urimine.resolve('http://a/b/c', 'd')]))\n"
     )
-    return set(json.loads(proc.stdout))
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    before, names, listed, resolved = json.loads(proc.stdout)
+    assert _under(set(before), (*SCANNING, "urimine.sources", "urimine.pipeline")) == set()
+    assert names["Scanner"] == names["Hit"] == "type"
+    assert names["resolve"] == names["extract"] == "function"
+    assert set(urimine.__all__) <= set(listed)
+    assert resolved == "http://a/b/d"  # RFC 3986 5.4.1
 
 
 def test_the_options_default_length_is_the_scanners() -> None:

@@ -12,6 +12,7 @@ is allowed, iprivate in the query as well).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # RFC 3986 2.3 / 002 2.3:  unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
 UNRESERVED_CHARS = r"A-Za-z0-9\-._~"
@@ -201,31 +202,31 @@ def _uri_source(iri: bool, absolute: bool) -> str:
     )
 
 
-# Compiled once: absolute URI with optional fragment (RFC 3986 4.3 plus "#" fragment),
-# in plain-URI and IRI flavours, and the relative-ref forms for parse_reference. The
-# IRI flavours are compiled at their first use (__getattr__): their classes span most
-# of Unicode, some 20 ms each at every start, and on ASCII text they match as the URI
-# flavours do (RFC 3987 2.2 adds only ucschar and iprivate, none of them ASCII), so
+# The compiled patterns: absolute URI with optional fragment (RFC 3986 4.3 plus "#"
+# fragment), in plain-URI and IRI flavours, the relative-ref forms for parse_reference,
+# and single rules. Each is compiled at its first use (__getattr__), not at import: a
+# run that parses nothing (an empty input, a query of a link index) never pays for
+# them. The IRI flavours' classes span most of Unicode; on ASCII text they match as the
+# URI flavours do (RFC 3987 2.2 adds only ucschar and iprivate, none of them ASCII), so
 # the parser needs them for text that is not ASCII only.
-URI_RE = re.compile(_uri_source(iri=False, absolute=True))
-RELATIVE_REF_RE = re.compile(_uri_source(iri=False, absolute=False))
-_LAZY = {
-    "IRI_RE": (True, True),
-    "IRELATIVE_REF_RE": (True, False),
+_LAZY: dict[str, Callable[[], str]] = {
+    "URI_RE": lambda: _uri_source(iri=False, absolute=True),
+    "RELATIVE_REF_RE": lambda: _uri_source(iri=False, absolute=False),
+    "IRI_RE": lambda: _uri_source(iri=True, absolute=True),
+    "IRELATIVE_REF_RE": lambda: _uri_source(iri=True, absolute=False),
+    "SCHEME_RE": lambda: SCHEME,
+    "IP_LITERAL_RE": lambda: IP_LITERAL,
+    "IPV4ADDRESS_RE": lambda: IPV4ADDRESS,
+    "IPV6ADDRESS_RE": lambda: IPV6ADDRESS,
+    "PCT_ENCODED_RE": lambda: PCT_ENCODED,
 }
 
 
 def __getattr__(name: str) -> re.Pattern[str]:
-    """``IRI_RE`` and ``IRELATIVE_REF_RE``, compiled at the first use (PEP 562)."""
-    if name not in _LAZY:
+    """A compiled pattern of :data:`_LAZY`, compiled at its first use (PEP 562)."""
+    source = _LAZY.get(name)
+    if source is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    pattern = re.compile(_uri_source(*_LAZY[name]))
+    pattern = re.compile(source())
     globals()[name] = pattern
     return pattern
-
-
-SCHEME_RE = re.compile(SCHEME)
-IP_LITERAL_RE = re.compile(IP_LITERAL)
-IPV4ADDRESS_RE = re.compile(IPV4ADDRESS)
-IPV6ADDRESS_RE = re.compile(IPV6ADDRESS)
-PCT_ENCODED_RE = re.compile(PCT_ENCODED)

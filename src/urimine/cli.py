@@ -19,7 +19,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from urimine.cli_args import (
     COMMANDS,
@@ -31,11 +31,11 @@ from urimine.cli_args import (
 )
 from urimine.cli_options import contradiction, csv_items, extraction_options, walk_options
 from urimine.errors import SinkError, SourceError, Terminated, UrimineError
-from urimine.jobs import requested_jobs
-from urimine.pipeline import Stats, iter_records
-from urimine.rows import Counter, HostSet, Selector
-from urimine.sinks import AtomicOutput, Output, make_sink
-from urimine.sources import Walk, iter_inputs
+
+if TYPE_CHECKING:
+    from urimine.pipeline import Stats
+    from urimine.rows import Selector
+    from urimine.sources import Walk
 
 __all__ = ["main"]
 
@@ -45,6 +45,8 @@ _say = say
 
 
 def _selector(args: argparse.Namespace) -> Selector:
+    from urimine.rows import HostSet, Selector
+
     mode = "all" if args.all or args.count else "document" if args.per_document else "global"
     return Selector(
         set(csv_items(args.scheme)),
@@ -62,6 +64,11 @@ def _run(
     args: argparse.Namespace, out: TextIO, stats: Stats, written: Sequence[object] = ()
 ) -> int:
     """The extraction; ``written``: the files it writes, never read as inputs."""
+    from urimine.jobs import requested_jobs
+    from urimine.pipeline import iter_records
+    from urimine.rows import Counter
+    from urimine.sinks import make_sink
+
     options = extraction_options(args)
     walk = walk_options(args).without(*written)
     failed: list[SourceError] = []
@@ -151,6 +158,8 @@ class _progress_bar:
 
 def _total_size(paths: Sequence[str], walk: Walk) -> int:
     """The bytes of the inputs, walked as the run walks them (stdin counts nothing)."""
+    from urimine.sources import iter_inputs
+
     return sum(_size(path) for path in iter_inputs(paths, walk) if path != "-")
 
 
@@ -226,6 +235,10 @@ def _generated(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    """The extraction run; it imports the pipeline, the sources and the output layer
+    (``urimine query`` needs none of them)."""
+    from urimine.pipeline import Stats
+
     stats = Stats(defect_messages=[] if args.verbose else None)
     try:
         status = _write(args, stats)
@@ -255,6 +268,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 def _write(args: argparse.Namespace, stats: Stats) -> int:
     """The run, written to ``-o`` (atomically: removed on any failure) or stdout."""
+    from urimine.sinks import AtomicOutput, Output
+
     if not args.output and sys.stdout is None:
         raise SinkError("standard output is closed")
     target = AtomicOutput(args.output) if args.output else None

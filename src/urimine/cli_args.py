@@ -19,10 +19,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 from urimine import __version__
+from urimine.choices import ALL_RULES, HEADERS, HEADERS_HELP, PRESETS
 from urimine.errors import SinkError, printable
-from urimine.rules import ALL_RULES, PRESETS
 from urimine.sinks import FORMATS
-from urimine.sources.labels import HEADERS, HEADERS_HELP
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from urimine.choices import PRESETS, check_rules
 from urimine.errors import ConfigError
-from urimine.pipeline import Options
-from urimine.rules import PRESETS
-from urimine.sources import Walk
-from urimine.sources.text import check_encoding
+
+if TYPE_CHECKING:
+    from urimine.pipeline import Options
+    from urimine.sources import Walk
 
 __all__ = ["KINDS", "contradiction", "csv_items", "extraction_options", "walk_options"]
 
@@ -18,7 +20,11 @@ __all__ = ["KINDS", "contradiction", "csv_items", "extraction_options", "walk_op
 def extraction_options(args: argparse.Namespace) -> Options:
     """The extraction options of ``--rules``, ``--extra-scheme``, ``--max-length``,
     ``--encoding`` and ``--headers``, checked now (a bad one is a :class:`ConfigError`
-    naming the option, before any input is read or any worker started)."""
+    naming the option, before any input is read or any worker started), by name: the
+    scanner is built at the first text."""
+    from urimine.pipeline import Options
+    from urimine.sources.text import check_encoding
+
     rules: str | tuple[str, ...] = args.rules
     if "," in args.rules or args.rules not in PRESETS:
         rules = tuple(r.strip() for r in args.rules.split(",") if r.strip())
@@ -27,17 +33,18 @@ def extraction_options(args: argparse.Namespace) -> Options:
     if args.encoding is not None and not check_encoding(args.encoding):
         raise ConfigError(f"--encoding: unknown text encoding {args.encoding!r}")
     extra = tuple(csv_items(args.extra_scheme or []))
-    options = Options(rules, args.max_length, extra, args.encoding, args.headers)
     try:
-        options.scanner()  # validates the rules now, not in a worker
+        check_rules(rules)
     except ConfigError as exc:
         raise ConfigError(f"--rules: {exc}") from exc
-    return options
+    return Options(rules, args.max_length, extra, args.encoding, args.headers)
 
 
 def walk_options(args: argparse.Namespace) -> Walk:
     """How folders are walked, from ``--hidden``, ``--no-ignore``, ``-g``,
     ``--max-depth`` and ``--follow``."""
+    from urimine.sources import Walk
+
     return Walk(
         hidden=args.hidden,
         ignore_files=not args.no_ignore,

@@ -79,9 +79,9 @@ def extract_path(
     many worker processes (same output); ``on_error`` receives each input that could not
     be read completely instead of raising it (see the module docstring).
     """
+    from urimine.choices import HEADERS
     from urimine.pipeline import Options, iter_records
     from urimine.rules import PRESETS
-    from urimine.sources.labels import HEADERS
     from urimine.sources.text import check_encoding
 
     chosen: str | tuple[str, ...] = rules if isinstance(rules, str) else tuple(rules)

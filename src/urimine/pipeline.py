@@ -222,7 +222,7 @@ def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Itera
     if not isinstance(chunks, (list, tuple)) or unit.ending.cut:
         if stats is not None:
             chunks = count_chars(chunks, stats)
-        found: Iterable[Hit] = text_hits(options.scanner(), chunks, unit.ending)
+        found: Iterable[Hit] = _streamed_hits(options, chunks, unit.ending)
     elif not chunks:
         return ()
     else:
@@ -252,6 +252,15 @@ def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit
     elif labels is not None:
         labels.claimed = True
     return found
+
+
+def _streamed_hits(options: Options, chunks: Iterable[str], ending: Ending) -> Iterator[Hit]:
+    """:func:`text_hits` of a fresh scanner, made when the first chunk comes: a text
+    with no chunk at all (an empty stream) has no hits, and builds no scanner."""
+    rest = iter(chunks)
+    for first in rest:
+        yield from text_hits(options.scanner(), chain((first,), rest), ending)
+        return
 
 
 def count_chars(chunks: Iterable[str], stats: Stats) -> Iterator[str]:

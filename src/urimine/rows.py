@@ -1,14 +1,17 @@
-"""From records to output rows: filtered, rewritten, deduplicated or counted."""
+"""From records to output rows: filtered, rewritten, deduplicated or counted.
+
+The parser and normaliser are imported when a filter or rewrite needs them: a run that
+finds nothing, or needs neither, does not load them.
+"""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from urimine.normalize import dedup_key, normalize_host
-from urimine.parser import split_reference
-from urimine.pipeline import Record
+if TYPE_CHECKING:
+    from urimine.pipeline import Record
 
 __all__ = ["Counter", "HostSet", "Selector", "csv_set", "key_host"]
 
@@ -17,6 +20,8 @@ __all__ = ["Counter", "HostSet", "Selector", "csv_set", "key_host"]
 def key_host(key: str) -> str | None:
     """The host of a dedup key (lower case, IDNA A-labels: RFC 3986 section 6.2.2.1,
     UTS #46), or None when the URI has no authority (``mailto:``, a URN)."""
+    from urimine.parser import split_reference
+
     try:
         return split_reference(key).host
     except ValueError:
@@ -29,7 +34,12 @@ class HostSet:
     key's host is); an IP address matches only itself."""
 
     def __init__(self, hosts: Iterable[str]) -> None:
-        self.names = frozenset(normalize_host(h.strip().rstrip(".")) for h in hosts if h.strip())
+        given = [h.strip().rstrip(".") for h in hosts if h.strip()]
+        self.names: frozenset[str] = frozenset()
+        if given:
+            from urimine.normalize import normalize_host
+
+            self.names = frozenset(map(normalize_host, given))
 
     def __bool__(self) -> bool:
         return bool(self.names)
@@ -93,6 +103,8 @@ class Selector:
                 return None
         uri, key = hit.uri, hit.key
         if self.strip_fragment and hit.kind == "uri" and "#" in uri:
+            from urimine.normalize import dedup_key
+
             uri = uri.split("#", 1)[0]
             key = dedup_key(uri)
         if self.mode != "all":

@@ -15,12 +15,10 @@ terminal and every line is UTF-8.
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Mapping
 from typing import Any, NamedTuple, TextIO
 
@@ -73,6 +71,8 @@ class Sink:
         self.counts = counts
         self._csv: Any = None
         if fmt == "csv":
+            import csv  # only CSV output needs it
+
             fields = FIELDS + COUNT_FIELDS if counts else FIELDS
             self._csv = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
             self._csv.writeheader()
@@ -163,6 +163,8 @@ class TableSink:
         self.count = 0
         self._csv: Any = None
         if fmt == "csv":
+            import csv
+
             self._csv = csv.writer(out)
             self._csv.writerow(self.names)
         elif fmt == "text":
@@ -267,6 +269,8 @@ class AtomicOutput:
                     self.path, "w", encoding="utf-8", newline="", buffering=1 << 20
                 )
                 return
+            import tempfile  # only -o FILE needs it
+
             fd, self.tmp = tempfile.mkstemp(
                 prefix=f".{os.path.basename(self.path)}.",
                 suffix=".part",

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from urimine.cli_args import (
     EXIT_ERROR,
@@ -31,14 +31,14 @@ from urimine.cli_args import (
     say,
     whole_number,
 )
-from urimine.cli_options import extraction_options, walk_options
 from urimine.errors import SinkError, SourceError, UrimineError
 from urimine.index import query as q
-from urimine.index.build import Summary, build_index
-from urimine.index.export import EXPORT_COLUMNS, export_rows, write_parquet
 from urimine.index.schema import IndexFileError, connect_read, connect_write, index_error
 from urimine.sinks import FORMATS, AtomicOutput, Output, TableSink
-from urimine.sources import Walk, iter_inputs
+
+if TYPE_CHECKING:
+    from urimine.index.build import Summary
+    from urimine.sources import Walk
 
 __all__ = ["add_index_command", "add_query_command", "index_main", "main", "query_main"]
 
@@ -123,6 +123,8 @@ def add_index_command(sub: Any) -> None:
 
 
 def _total_bytes(paths: list[str], walk: Walk) -> int | None:
+    from urimine.sources import iter_inputs
+
     total = 0
     for path in iter_inputs(paths, walk):
         if path == "-":
@@ -151,6 +153,11 @@ def index_main(argv: list[str]) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
+    """The ``index`` run; it imports the builder, the pipeline and the sources (a
+    query needs none of them)."""
+    from urimine.cli_options import extraction_options, walk_options
+    from urimine.index.build import build_index
+
     options = extraction_options(args)
     walk = walk_options(args)
     failures: list[SourceError] = []
@@ -330,6 +337,8 @@ def _dispatch(conn: sqlite3.Connection, args: argparse.Namespace, out: TextIO) -
 
 
 def _export(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
+    from urimine.index.export import EXPORT_COLUMNS, export_rows, write_parquet
+
     rows = export_rows(conn)
     if args.format == "parquet":
         return EXIT_OK if write_parquet(rows, args.output) else EXIT_NONE

@@ -124,6 +124,19 @@ class _Units:
         self.plan = plan
         self.on_error = on_error
         self.markers: deque[Event] = deque()
+        self.late: dict[str, SourceError] = {}
+        """Errors met in the workers before their file's end was queued."""
+
+    def late_error(self, err: SourceError) -> None:
+        """An input error the workers met after this process read the file's units (a
+        part they read themselves): reported, and recorded in the file's end so that
+        the source is kept as incomplete, as for an error met here."""
+        self.on_error(err)
+        for event in reversed(self.markers):
+            if isinstance(event, FileEnd) and event.path == err.source:
+                event.error = event.error or err
+                return
+        self.late.setdefault(err.source, err)
 
     def units(
         self,
@@ -165,7 +178,7 @@ class _Units:
         except SourceError as err:
             error = err
             self.on_error(err)
-        self.markers.append(FileEnd(path, count, error=error))
+        self.markers.append(FileEnd(path, count, error=error or self.late.pop(path, None)))
 
     def _new_document(self, unit: Unit) -> Document:
         hasher = hashlib.blake2b(self.seed, digest_size=16)
@@ -192,12 +205,14 @@ def _hashing(part: str | None, chunks: Iterable[str], doc: Document) -> Iterator
         yield chunk
 
 
-def _scan(units: Iterator[Unit], options: Options, jobs: int) -> Iterator[Record]:
+def _scan(
+    units: Iterator[Unit], options: Options, jobs: int, on_error: Callable[[SourceError], None]
+) -> Iterator[Record]:
     if jobs <= 1:
         return chain.from_iterable(unit_records(unit, options) for unit in units)
     from urimine.parallel import parallel_records
 
-    return parallel_records(units, options, jobs)
+    return parallel_records(units, options, jobs, on_error=on_error)
 
 
 def iter_documents(
@@ -220,7 +235,8 @@ def iter_documents(
     gen = _Units(options, plan, on_error)
     markers = gen.markers
     current: Document | None = None
-    for record in _scan(gen.units(paths, progress, notice, walk), options, jobs):
+    units = gen.units(paths, progress, notice, walk)
+    for record in _scan(units, options, jobs, gen.late_error):
         if current is None or (current.source, current.doc_index) != record.document:
             current = None
             while current is None:

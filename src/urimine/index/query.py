@@ -20,7 +20,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from urimine.index.identity import find_source, from_db
-from urimine.normalize import dedup_key, normalize_host
 from urimine.sinks import Column
 
 __all__ = [
@@ -94,6 +93,8 @@ def _rows(cursor: Iterable[tuple[Any, ...]], columns: tuple[Column, ...]) -> Ite
 
 def _host_clause(host: str) -> tuple[str, list[str]]:
     """SQL for ``u.host`` being ``host`` or one of its subdomains (IDNA forms equal)."""
+    from urimine.normalize import normalize_host  # not loaded for the other queries
+
     name = normalize_host(host.strip().rstrip("."))
     return "(u.host = ? OR u.host LIKE ? ESCAPE '\\')", [name, "%." + _like(name)]
 
@@ -146,6 +147,8 @@ def links_to(conn: sqlite3.Connection, target: str) -> Iterator[Row] | None:
             "SELECT id FROM uri WHERE key >= ? AND key < ? ORDER BY key", (low, low + "\U0010ffff")
         )
     else:
+        from urimine.normalize import dedup_key
+
         ids = conn.execute("SELECT id FROM uri WHERE key = ?", (dedup_key(target),))
     first = ids.fetchone()
     if first is None:
@@ -156,6 +159,8 @@ def links_to(conn: sqlite3.Connection, target: str) -> Iterator[Row] | None:
 def _prefix_key(prefix: str) -> str:
     """A prefix normalised as keys are (scheme and host case, escapes), without the
     ``/`` that normalisation adds to an empty path."""
+    from urimine.normalize import dedup_key
+
     try:
         key = dedup_key(prefix)
     except ValueError:

@@ -20,17 +20,6 @@ from itertools import accumulate
 
 from urimine.model import Hit
 
-HEADERS = ("all", "links", "none")
-"""The values of ``--headers``: the header fields that give hits. ``all``: every field
-that may hold a URI, the unstructured ones and the link fields (:mod:`.mail_fields`);
-``links``: only the fields that hold URIs by design and those showing a ``<scheme:``;
-``none``: no field."""
-HEADERS_HELP = (
-    "mail header fields scanned: all (every unstructured field and the URI fields),"
-    " links (List-*, Archived-At, Content-Base/-Location and fields showing"
-    " <scheme:...>), none (default: all)"
-)
-
 
 class Labels:
     """The labels of a unit's stretches; subclasses say where the stretches lie."""
