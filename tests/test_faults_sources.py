@@ -296,6 +296,7 @@ def test_a_file_that_shrinks_while_read_is_an_error(tmp_path: Path) -> None:
         [sys.executable, "-m", "urimine", "--no-progress", "-j", "1", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        bufsize=0,  # communicate() reads the pipe itself: nothing may wait in a buffer
     )
     try:
         assert proc.stdout is not None and proc.stderr is not None
