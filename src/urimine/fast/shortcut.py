@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from urimine import _abnf
+from urimine.fast import joined
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
@@ -81,7 +82,7 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 _BLOCKERS = frozenset("\"'{*_")
 
 
-def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
     takes it whole; else None (the general path decides)."""
@@ -94,7 +95,7 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
-        return None
+        return joined.at_colon(ctx, buf, i, s, scheme) if "hyphen" in ctx.rules else None
     e = fast.end(_OPAQUE)
     if e >= 0:
         return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)

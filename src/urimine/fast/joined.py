@@ -1,0 +1,87 @@
+"""The shortcut for a URI broken after hyphens at line ends (seed 002 Appendix E: the
+pieces joined are the URI, the reading without those hyphens its ``alternative``),
+where every piece is plain and the line holds no mail quote markers.
+
+The general path reads such a candidate in a dozen steps (the run, the chain, its last
+piece, trim, the cut, validation, the other reading), each a Python call. Here one
+match takes the whole chain where those steps are known to change nothing: each piece
+is a whole run of characters no rule weighs (no brackets, quotes, "*", white space or
+non-ASCII), the pieces joined are an RFC 3986 URI (the match is the grammar's, with a
+line break allowed after each hyphen), the last piece ends in a character trim keeps,
+and what follows ends the chain for good. Anything else is the general path's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from urimine._abnf import PCT_ENCODED
+from urimine.rules.base import Candidate
+from urimine.rules.chains import gap_source
+from urimine.rules.context import Context
+from urimine.rules.delimit import quote_depth, scheme_refusal, validate
+from urimine.rules.patterns import STOP
+
+__all__ = ["REACH", "at_colon"]
+
+REACH = 512
+"""How far after the colon the match may read: a longer chain is the general path's
+(its chain memo keeps a long one linear); a failed try costs at most this much."""
+
+_GAP = gap_source(0)
+"""A line break after a hyphen (no quote markers), as the hyphen rule takes it."""
+
+
+def _part(chars: str) -> str:
+    """RFC 3986's ``*( [chars] / pct-encoded )``, a line break allowed after a hyphen."""
+    return rf"(?:[{chars}]++|{PCT_ENCODED}|(?<=-){_GAP})*+"
+
+
+# RFC 3986 3.2.1, 3.2.2 (a reg-name), 3.3 and 3.4, without the sub-delims "'()*" (the
+# delimiting rules weigh them) nor "[" and "]" (no IP literal).
+_HOST = r"A-Za-z0-9\-._~!$&+,;="
+_USER = _HOST + ":"
+_PATH = _HOST + ":@/"
+_QUERY = _PATH + "?"
+_KEPT = r"A-Za-z0-9\-~$&+=@/#%"
+"""What the URI may end in: characters trim never drops."""
+
+_JOINED = re.compile(
+    # RFC 3986 3 after the scheme's colon: "//" authority path-abempty, or a path that
+    # does not start with "//"; then the query and the fragment. A port of at most four
+    # digits (a longer one may be out of range, 3.2.3).
+    rf":(?://(?:{_part(_USER)}@)?{_part(_HOST)}(?::[0-9]{{0,4}}+)?(?:/{_part(_PATH)})?"
+    rf"|(?!//){_part(_PATH)})(?:\?{_part(_QUERY)})?(?:\#{_part(_QUERY)})?"
+    # The run ends here (a stop character follows), in what trim keeps, and the chain
+    # too: no line break to take after a last hyphen, and (else an unfinished text
+    # could still add a piece) text other than white space or ">" to come.
+    rf"(?<=[{_KEPT}])(?=[{STOP}])(?!(?<=-){_GAP})(?:(?<!-)|(?=[ \t\r\n>]*+[^ \t\r\n>]))"
+)
+
+
+def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate | None:
+    """The URI of ``scheme`` (registered, lower case, not "urn") written from ``s``,
+    bare, whose run from the colon ``i`` ends in "-" at a line end, joined to the
+    pieces after it: the hit the general path makes, or None where it decides."""
+    m = _JOINED.match(buf, i, min(i + REACH, s + ctx.max_len - 1))
+    if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
+        return None
+    e = m.end()
+    pieces = buf[s:e].split()  # (white space stands only in the breaks)
+    if len(pieces) < 2:
+        return None  # nothing joined
+    uri = "".join(pieces)
+    # The scheme's own checks (delimit.scheme_refusal) pass "//" and a host.
+    if not (buf.startswith("//", i + 1) and buf[i + 3] not in "/?#") and scheme_refusal(
+        uri[len(scheme) + 1 :], scheme, bare=True
+    ):
+        return None
+    last = pieces.pop()
+    alt = "".join([piece[:-1] for piece in pieces]) + last
+    # The other reading drops hyphens only, which every part the match took may hold
+    # but the port, so the grammar takes it too; the scheme's checks read three
+    # characters after the colon, the same in both where the first piece holds three
+    # before its hyphen.
+    if len(pieces[0]) - len(scheme) < 5 and validate(ctx, alt, scheme, bare=True):
+        return Candidate(s, e, "bare", uri, "uri", scheme)
+    return Candidate(s, e, "bare", uri, "uri", scheme, alt)
