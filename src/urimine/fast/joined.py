@@ -20,7 +20,7 @@ from urimine.rules.base import Candidate
 from urimine.rules.chains import gap_source
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, scheme_refusal, validate
-from urimine.rules.patterns import STOP
+from urimine.rules.patterns import SCHEME_MAX, STOP
 
 __all__ = ["REACH", "at_colon"]
 
@@ -34,13 +34,12 @@ _GAP = gap_source(0)
 
 def _part(chars: str) -> str:
     """RFC 3986's ``*( [chars] / pct-encoded )``, a line break allowed after a hyphen."""
-    return rf"(?:[{chars}]++|{PCT_ENCODED}|(?<=-){_GAP})*+"
+    return rf"[{chars}]*+(?:(?:{PCT_ENCODED}|(?<=-){_GAP})[{chars}]*+)*+"
 
 
-# RFC 3986 3.2.1, 3.2.2 (a reg-name), 3.3 and 3.4, without the sub-delims "'()*" (the
+# RFC 3986 3.2.2 (a reg-name), 3.3 and 3.4, without the sub-delims "'()*" (the
 # delimiting rules weigh them) nor "[" and "]" (no IP literal).
 _HOST = r"A-Za-z0-9\-._~!$&+,;="
-_USER = _HOST + ":"
 _PATH = _HOST + ":@/"
 _QUERY = _PATH + "?"
 _KEPT = r"A-Za-z0-9\-~$&+=@/#%"
@@ -48,9 +47,9 @@ _KEPT = r"A-Za-z0-9\-~$&+=@/#%"
 
 _JOINED = re.compile(
     # RFC 3986 3 after the scheme's colon: "//" authority path-abempty, or a path that
-    # does not start with "//"; then the query and the fragment. A port of at most four
-    # digits (a longer one may be out of range, 3.2.3).
-    rf":(?://(?:{_part(_USER)}@)?{_part(_HOST)}(?::[0-9]{{0,4}}+)?(?:/{_part(_PATH)})?"
+    # does not start with "//"; then the query and the fragment. The authority without
+    # userinfo, its port at most four digits (a longer one may be out of range, 3.2.3).
+    rf":(?://{_part(_HOST)}(?::[0-9]{{0,4}}+)?(?:/{_part(_PATH)})?"
     rf"|(?!//){_part(_PATH)})(?:\?{_part(_QUERY)})?(?:\#{_part(_QUERY)})?"
     # The run ends here (a stop character follows), in what trim keeps, and the chain
     # too: no line break to take after a last hyphen, and (else an unfinished text
@@ -63,25 +62,33 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     """The URI of ``scheme`` (registered, lower case, not "urn") written from ``s``,
     bare, whose run from the colon ``i`` ends in "-" at a line end, joined to the
     pieces after it: the hit the general path makes, or None where it decides."""
-    m = _JOINED.match(buf, i, min(i + REACH, s + ctx.max_len - 1))
+    stop = i + REACH if ctx.max_len > REACH + SCHEME_MAX else s + ctx.max_len - 1
+    m = _JOINED.match(buf, i, stop)
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
         return None
-    e = m.end()
-    pieces = buf[s:e].split()  # (white space stands only in the breaks)
-    if len(pieces) < 2:
+    chain = buf[s : m.end()]
+    if "\n" not in chain:
         return None  # nothing joined
-    uri = "".join(pieces)
+    uri, alt = _readings(chain)
     # The scheme's own checks (delimit.scheme_refusal) pass "//" and a host.
     if not (buf.startswith("//", i + 1) and buf[i + 3] not in "/?#") and scheme_refusal(
-        uri[len(scheme) + 1 :], scheme, bare=True
+        uri[i - s + 1 :], scheme, bare=True
     ):
         return None
-    last = pieces.pop()
-    alt = "".join([piece[:-1] for piece in pieces]) + last
     # The other reading drops hyphens only, which every part the match took may hold
-    # but the port, so the grammar takes it too; the scheme's checks read three
-    # characters after the colon, the same in both where the first piece holds three
-    # before its hyphen.
-    if len(pieces[0]) - len(scheme) < 5 and validate(ctx, alt, scheme, bare=True):
-        return Candidate(s, e, "bare", uri, "uri", scheme)
-    return Candidate(s, e, "bare", uri, "uri", scheme, alt)
+    # but the port, so the grammar takes it too where it starts alike; the scheme's
+    # checks read three characters after the colon.
+    head = i - s + 4
+    if alt[:head] != uri[:head] and validate(ctx, alt, scheme, bare=True):
+        return Candidate(s, m.end(), "bare", uri, "uri", scheme)
+    return Candidate(s, m.end(), "bare", uri, "uri", scheme, alt)
+
+
+def _readings(chain: str) -> tuple[str, str]:
+    """A chain's pieces joined, and joined without the hyphen before each break (white
+    space stands only in its breaks, each after a hyphen)."""
+    if " " in chain or "\t" in chain:
+        pieces = chain.split()
+        last = pieces.pop()
+        return "".join(pieces) + last, "".join([piece[:-1] for piece in pieces]) + last
+    return chain.replace("\r", "").replace("\n", ""), chain.replace("-\r\n", "").replace("-\n", "")
