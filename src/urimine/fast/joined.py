@@ -42,19 +42,25 @@ def _part(chars: str) -> str:
 _HOST = r"A-Za-z0-9\-._~!$&+,;="
 _PATH = _HOST + ":@/"
 _QUERY = _PATH + "?"
-_KEPT = r"A-Za-z0-9\-~$&+=@/#%"
-"""What the URI may end in: characters trim never drops."""
+_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-~$&+=@/#%")
+"""What the URI may end in once trim has dropped its sentence punctuation: characters
+trim never drops."""
+_TRAIL = ".,;:!?"
+"""The sentence punctuation trim drops (Appendix E), of the characters a piece holds."""
 
 _JOINED = re.compile(
+    # The first run ends in "-" at a line break the hyphen rule takes (failing here is
+    # cheap: most candidates do).
+    rf":(?=[{_QUERY}%#]*+(?<=-){_GAP})"
     # RFC 3986 3 after the scheme's colon: "//" authority path-abempty, or a path that
     # does not start with "//"; then the query and the fragment. The authority without
     # userinfo, its port at most four digits (a longer one may be out of range, 3.2.3).
-    rf":(?://{_part(_HOST)}(?::[0-9]{{0,4}}+)?(?:/{_part(_PATH)})?"
+    rf"(?://{_part(_HOST)}(?::[0-9]{{0,4}}+)?(?:/{_part(_PATH)})?"
     rf"|(?!//){_part(_PATH)})(?:\?{_part(_QUERY)})?(?:\#{_part(_QUERY)})?"
-    # The run ends here (a stop character follows), in what trim keeps, and the chain
-    # too: no line break to take after a last hyphen, and (else an unfinished text
-    # could still add a piece) text other than white space or ">" to come.
-    rf"(?<=[{_KEPT}])(?=[{STOP}])(?!(?<=-){_GAP})(?:(?<!-)|(?=[ \t\r\n>]*+[^ \t\r\n>]))"
+    # The run ends here (a stop character follows), and the chain too: no line break to
+    # take after a last hyphen, and (else an unfinished text could still add a piece)
+    # text other than white space or ">" to come.
+    rf"(?=[{STOP}])(?!(?<=-){_GAP})(?:(?<!-)|(?=[ \t\r\n>]*+[^ \t\r\n>]))"
 )
 
 
@@ -66,22 +72,27 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     m = _JOINED.match(buf, i, stop)
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
         return None
-    chain = buf[s : m.end()]
-    if "\n" not in chain:
-        return None  # nothing joined
+    chain = buf[s : m.end()].rstrip(_TRAIL)  # (trim: its last piece keeps a character)
+    if "\n" not in chain or chain[-1] not in _KEPT:
+        return None  # nothing joined, or more for trim to weigh
     uri, alt = _readings(chain)
-    # The scheme's own checks (delimit.scheme_refusal) pass "//" and a host.
-    if not (buf.startswith("//", i + 1) and buf[i + 3] not in "/?#") and scheme_refusal(
+    if len(chain) < m.end() - s:
+        # Without the punctuation trim drops: validated again (what the grammar takes
+        # with its end it takes without, but for the scheme's checks and escapes).
+        if validate(ctx, uri, scheme, bare=True):
+            return None
+    elif not (buf.startswith("//", i + 1) and buf[i + 3] not in "/?#") and scheme_refusal(
         uri[i - s + 1 :], scheme, bare=True
     ):
-        return None
+        return None  # (the scheme's own checks pass "//" and a host)
     # The other reading drops hyphens only, which every part the match took may hold
     # but the port, so the grammar takes it too where it starts alike; the scheme's
     # checks read three characters after the colon.
     head = i - s + 4
+    end = s + len(chain)
     if alt[:head] != uri[:head] and validate(ctx, alt, scheme, bare=True):
-        return Candidate(s, m.end(), "bare", uri, "uri", scheme)
-    return Candidate(s, m.end(), "bare", uri, "uri", scheme, alt)
+        return Candidate(s, end, "bare", uri, "uri", scheme)
+    return Candidate(s, end, "bare", uri, "uri", scheme, alt)
 
 
 def _readings(chain: str) -> tuple[str, str]:
