@@ -24,9 +24,10 @@ from urimine.rules.patterns import SCHEME_MAX, STOP
 
 __all__ = ["REACH", "at_colon"]
 
-REACH = 512
-"""How far after the colon the match may read: a longer chain is the general path's
-(its chain memo keeps a long one linear); a failed try costs at most this much."""
+REACH = 256
+"""How far after the colon the match may read (a URI broken over three lines of 80): a
+longer chain is the general path's (its chain memo keeps a long one linear); a try
+that fails there costs each candidate of a long chain this much of a match."""
 
 _GAP = gap_source(0)
 """A line break after a hyphen (no quote markers), as the hyphen rule takes it."""
@@ -68,6 +69,9 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     """The URI of ``scheme`` (registered, lower case, not "urn") written from ``s``,
     bare, whose run from the colon ``i`` ends in "-" at a line end, joined to the
     pieces after it: the hit the general path makes, or None where it decides."""
+    known = ctx.memo.chain
+    if known is not None and known.buf is buf and known.start < i < known.end - REACH:
+        return None  # in a chain the general path matched, too long to reach its end
     stop = i + REACH if ctx.max_len > REACH + SCHEME_MAX else s + ctx.max_len - 1
     m = _JOINED.match(buf, i, stop)
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
