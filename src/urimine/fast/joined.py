@@ -7,8 +7,9 @@ piece, trim, the cut, validation, the other reading), each a Python call. Here o
 match takes the whole chain where those steps are known to change nothing: each piece
 is a whole run of characters no rule weighs (no brackets, quotes, "*", white space or
 non-ASCII), the pieces joined are an RFC 3986 URI (the match is the grammar's, with a
-line break allowed after each hyphen), the last piece ends in a character trim keeps,
-and what follows ends the chain for good. Anything else is the general path's.
+line break allowed after each hyphen), the last piece ends (past the sentence
+punctuation trim drops) in a character trim keeps, and what follows ends the chain for
+good. Anything else is the general path's.
 """
 
 from __future__ import annotations
