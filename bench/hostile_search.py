@@ -7,6 +7,8 @@ the slowest, as a multiple of the benchmark's ordinary-text rate.
                                                               # colon, then tokens
     python bench/hostile_search.py SEED COUNT --wrapped       # the same in quotes,
                                                               # tags or brackets
+    python bench/hostile_search.py SEED COUNT --tokens hyphen # one rule's tokens:
+                                                              # hyphen, legacy-urn
 
 The second family is where candidates the rules reject crowd: it found the shapes that
 the word leaps (urimine/fast/words.py) now pass over. Pieces with hits cost what
@@ -43,13 +45,29 @@ AFTER_COLON = [
     *("-", ".", "x.y", "\u00e9", "(", ")", "'", "!", "*", "+", "=", "&", ";", ",", "_"),
     *("[::1]", "\\", "^", "|", "{", "}", "`", "\x00", "\x7f", "\u00a0"),
 ]
+# The tokens of one rule: the hyphen at a line break (seed 002 Appendix E: schemes,
+# hyphens, line ends and what may follow them) and the 1993 URN (seed 000 3.3: its
+# head, colons, "\\" escapes and ">").
+RULE_TOKENS = {
+    "hyphen": [
+        *("http://", "https://", "mailto:", "tel:", "news:", "urn:ab:", "a", "b1", "-", "-"),
+        *("-\n", "-\r\n", "- \n", "\r\n", "\n", "\r", " ", "\t", "> ", "\n> ", "x:", "%41"),
+        *("/", ".", "?", "#", "=", "(", ")", "'", '"', "e.g.", ":80", "@", "[", "\u00e9"),
+    ],
+    "legacy-urn": [
+        *("<URN:", "<urn:", "URN:", "urn:", "\\", "\\:", "\\>", "\\\\", "\\ ", ":", ">"),
+        *("<", "ietf", "rfc", "ascii", "IANA", "a", "1", " ", "\n", "%41", "-", "-\n", "x"),
+    ],
+}
 ENDS = [" ", "\n", "-\n", "\t"]
 WRAPPERS = [('"', '" '), ('"', '", '), ("<b>", "</b> "), ("<td>", "</td>\n"), ("(", ") ")]
 WRAPPERS += [("'", "' "), ("[", "]\t"), ("<", "> "), ("*", "* ")]
 SIZE = 300_000
 
 
-def piece(rnd: random.Random, rejected: bool, wrapped: bool = False) -> str:
+def piece(
+    rnd: random.Random, rejected: bool, wrapped: bool = False, tokens: list[str] = TOKENS
+) -> str:
     """A random piece of the chosen family."""
     if rejected or wrapped:
         after = "".join(rnd.choice(AFTER_COLON) for _ in range(rnd.randint(1, 4)))
@@ -57,7 +75,7 @@ def piece(rnd: random.Random, rejected: bool, wrapped: bool = False) -> str:
             before, end = rnd.choice(WRAPPERS)
             return before + rnd.choice(SCHEMES) + ":" + after + end
         return rnd.choice(SCHEMES) + ":" + after + rnd.choice(ENDS)
-    return "".join(rnd.choice(TOKENS) for _ in range(rnd.randint(1, 5)))
+    return "".join(rnd.choice(tokens) for _ in range(rnd.randint(1, 5)))
 
 
 def rate(text: str) -> tuple[float, int]:
@@ -72,13 +90,15 @@ def main() -> None:
     parser.add_argument("count", type=int)
     parser.add_argument("--rejected", action="store_true", help="a registered scheme first")
     parser.add_argument("--wrapped", action="store_true", help="the same, in quotes or tags")
+    parser.add_argument("--tokens", choices=sorted(RULE_TOKENS), help="one rule's tokens")
     parser.add_argument("--show", type=int, default=20, help="pieces listed (20)")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
     sum(1 for _ in finditer("see http://x.org/ urn:isbn:1 <http://a.b/> " * 100))  # warm-up
+    tokens = RULE_TOKENS[args.tokens] if args.tokens else TOKENS
     found = []
     for _ in range(args.count):
-        text = piece(rnd, args.rejected, args.wrapped)
+        text = piece(rnd, args.rejected, args.wrapped, tokens)
         found.append((*rate(text * (SIZE // len(text))), text))
     found.sort()
     without = [(mb_s, text) for mb_s, hits, text in found if not hits]
@@ -89,14 +109,18 @@ def main() -> None:
     print(f"{len(found) - len(without)} pieces with hits, slowest per hit:")
     per_hit = sorted(
         (
-            (len(text.encode()) * (SIZE // len(text)) / (mb_s * 1e6) / hits * 1e6, text)
+            (len(text.encode()) * (SIZE // len(text)) / (mb_s * 1e6) / hits * 1e6, mb_s, text)
             for mb_s, hits, text in found
             if hits
         ),
         reverse=True,
     )
-    for micros, text in per_hit[: args.show // 2]:
-        print(f"{micros:8.2f} us a hit  {text!r}")
+    for micros, mb_s, text in per_hit[: args.show // 2]:
+        print(f"{micros:8.2f} us a hit {mb_s:8.1f} MB/s  {text!r}")
+    slow = sorted((mb_s, text) for mb_s, hits, text in found if hits and mb_s < 5)
+    print(f"{len(slow)} pieces with hits under 5 MB/s, slowest first:")
+    for mb_s, text in slow[: args.show]:
+        print(f"{mb_s:8.1f} MB/s  {text!r}")
 
 
 if __name__ == "__main__":

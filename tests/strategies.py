@@ -53,6 +53,10 @@ RUN_PIECES = [
     *("[tel:1[a]", "(x:(y)", "_urn:urn:-", "urn:ab:x?urn:ab:y", "http://[-\n> ", "tel:1-\n> "),
     *("http://a-\n> ", "b-\n", "b-\r\n", "b- \n", "\n>> ", "news:+_%zz-\n", "z39.50r:/-\n"),
     *("((((", "))))", ".....", "(http://a/b_(c))", "http://a/./b/../c", "))", "]]"),
+    # The joined shortcut's edges (fast/joined.py): plain pieces at CR LF and LF line
+    # ends, a short first piece, a port, an escape, a query and a fragment across them.
+    *("http://a-\r\n", "\rc-\n\r\n-\r\nx:-\r\n", "http:/-\n/", "http://-\n", ":80-\n"),
+    *("%41-\n", "?q=-\r\n", "#f-\n", "mailto:a@b-\n", "a-\r\n\t", "u@h-\n", "tel:-\n"),
 ]
 # Words a word leap decides alone: rejected, taken one at a time, or joined.
 WORD_PIECES = [

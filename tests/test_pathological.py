@@ -391,3 +391,51 @@ def test_hits_cost_no_more_than_a_naive_parse_of_each(name: str) -> None:
     # (A margin for a busy machine: bench/results measures urimine at 0.6 to 0.9 of it.)
     spent = cpu_seconds(lambda: sum(1 for _ in Scanner().hits([text])))
     assert spent <= 1.2 * cpu_seconds(parse_floor)
+
+
+# Issue 27's worst shape of the hyphen rule: a URI broken after a hyphen at every CR LF
+# line end (seed 002 Appendix E: its pieces joined, the reading without the hyphens its
+# alternative), one every 29 bytes among lines the hyphen rule joins to nothing. Each
+# once cost the general path some 17 us (2 MB/s); the shortcut for plain pieces
+# (fast/joined.py) takes them in one match, at some 5 MB/s on a busy 2-core machine.
+# Held as a ratio to sparse prose, as above, with room for a busy machine: at most 200
+# times its time (5 MB/s is some 130 times it, the general path some 300).
+JOINED_BOUND_RATIO = 200
+JOINED_AT_LINE_ENDS: dict[str, Callable[[int], str]] = {
+    "URIs joined at CR LF line ends": lambda n: _fill(
+        "http://a-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", n
+    ),
+    "URIs joined at LF line ends, in paths": lambda n: _fill(
+        "see https://example.org/a-\nb/c-\nd.html and\n", n
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JOINED_AT_LINE_ENDS))
+def test_uris_joined_at_line_ends_cost_at_most_200_times_sparse_prose(
+    name: str, sparse_time: float
+) -> None:
+    text = JOINED_AT_LINE_ENDS[name](4 * SIZE)
+    hits = list(Scanner().hits([text]))
+    assert hits and all(hit.alternative for hit in hits[:-1])  # (the last may be cut)
+    ratio = _scan_time(text) / sparse_time
+    assert ratio < JOINED_BOUND_RATIO, f"{name}: {ratio:.0f}x sparse prose"
+
+
+@pytest.mark.parametrize("name", sorted(JOINED_AT_LINE_ENDS))
+def test_uris_joined_at_line_ends_scale_linearly(name: str) -> None:
+    small = _scan_time(JOINED_AT_LINE_ENDS[name](SIZE // 2))
+    large = _scan_time(JOINED_AT_LINE_ENDS[name](SIZE * 2))
+    assert large / small < 4 * 2, f"{name}: x4 input took {large / small:.1f}x time"
+
+
+def test_uris_ending_in_a_hyphen_before_a_blank_line_cost_at_most_200_times_sparse_prose(
+    sparse_time: float,
+) -> None:
+    """A URI ending in "-" at a line end that the hyphen rule joins to nothing (a blank
+    line follows) is the shortcut's (once the general path's, 10 us each: 3 MB/s)."""
+    text = _fill("see http://example.org/a-\n\nnext ", 4 * SIZE)
+    hits = list(Scanner().hits([text]))
+    assert hits and all(hit.uri == "http://example.org/a-" for hit in hits[:-1])
+    ratio = _scan_time(text) / sparse_time
+    assert ratio < JOINED_BOUND_RATIO, f"{ratio:.0f}x sparse prose"

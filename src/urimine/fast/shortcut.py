@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 
 from urimine import _abnf
+from urimine.fast import joined
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
 from urimine.rules.delimit import validate
-from urimine.rules.patterns import SCHEME_CHAR, STOP_MARKS
+from urimine.rules.patterns import SCHEME_CHAR, STOP, STOP_MARKS
 from urimine.rules.url_prefix import after_url
 from urimine.schemes import AUTHORITY_SCHEMES
 
@@ -26,11 +27,15 @@ __all__ = ["at_angle", "at_colon"]
 
 _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
-# A URI part may end in "-" only where no line break follows (the hyphen rule joins
-# across one): white space then more text on the line, a CR that no LF follows, or an
-# ASCII stop character. (An optional part is written "(?:X|)" or "(?>X|)": the
-# engine's general repeat costs a common URI a tenth more.)
-_NO_BREAK = rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+# A URI part may end in "-" only where the hyphen rule joins nothing after it: white
+# space then more text on the line, a CR that no LF follows, an ASCII stop character,
+# or a line break before no run (after blanks and quote markers: a blank line) with
+# text other than white space or ">" still to come. (An optional part is written
+# "(?:X|)" or "(?>X|)": the engine's general repeat costs a common URI a tenth more.)
+_NO_BREAK = (
+    rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+    rf"|[ \t]*+\r?\n(?![ \t>]*+[^{STOP}])(?=[ \t\r\n>]*+[^ \t\r\n>])"
+)
 _DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
 
 
@@ -81,7 +86,7 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 _BLOCKERS = frozenset("\"'{*_")
 
 
-def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
     takes it whole; else None (the general path decides)."""
@@ -94,7 +99,7 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
-        return None
+        return joined.at_colon(ctx, buf, i, s, scheme) if "hyphen" in ctx.rules else None
     e = fast.end(_OPAQUE)
     if e >= 0:
         return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)
