@@ -66,13 +66,14 @@ _FAST = re.compile(
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
 )
-# A URN in text (seed 003 2.1, 2.2): an NID other than "urn", and an NSS of pchars
-# without escapes (no "%00") nor the characters trim weighs ("'", "(", ")", "*"), then
-# the same end; its key is itself with the scheme and NID lowered (seed 003 5).
-_NSS_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@"
+# A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
+# of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
+# weighs ("'", "(", ")", "*"), then the same end; its key is itself with the scheme and
+# NID lowered (seed 003 5).
+_NSS_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 _URN_FAST = re.compile(
     r":(?![Uu][Rr][Nn]:)(?P<nid>[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]):"
-    rf"(?P<nss>(?=[{_NSS_CHARS}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
+    rf"(?P<nss>(?=[{_NSS_CHARS.replace('/', '')}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
 )
 _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 # Characters before the scheme a rule reads, which rule the shortcut out: a quote, "{"

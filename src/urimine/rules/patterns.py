@@ -70,16 +70,19 @@ derives it again)."""
 CLOSERS = {")": "(", "]": "[", "}": "{"}
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 
-# URNs in text (seed 003): 2.1 NID, 2.2 NSS = 1*pchar, 2.3 query, 2.4 fragment; the NSS
-# ends at a character of the excluded set (2.5.3), which pchar leaves out.
+# URNs in text (seed 003): 2.1 NID, NSS = pchar *( pchar / "/" ) (RFC 8141 section 2,
+# where the draft's 2.2 had 1*pchar), 2.3 query, 2.4 fragment; the NSS ends at a character
+# of the excluded set (2.5.3), which pchar leaves out.
 PCHAR = _abnf.PCHAR
+NSS_CHAR = f"(?:[{_abnf.PCHAR_CHARS}/]|{_abnf.PCT_ENCODED})"
+"""A character of an NSS after its first (RFC 8141 section 2: pchar or "/")."""
 QCHAR = f"(?:[{_abnf.PCHAR_CHARS}/?]|{_abnf.PCT_ENCODED})"
 NID_COLON = r"[A-Za-z0-9][A-Za-z0-9\-]{1,31}+(?<!-):"
 """An NID (2.1: a letter or digit, then up to 30 more or "-", a letter or digit) and its
 colon; possessive, as ":" is not in the class."""
 URN_COLON = r"[Uu][Rr][Nn]:"
 URN_HEAD = re.compile(URN_COLON + NID_COLON)
-URN_NSS = re.compile(rf"({PCHAR}+)(?:\?{QCHAR}*)?(?:\#{QCHAR}*)?")
+URN_NSS = re.compile(rf"({PCHAR}{NSS_CHAR}*)(?:\?{QCHAR}*)?(?:\#{QCHAR}*)?")
 URN_START = re.compile(URN_COLON + NID_COLON + PCHAR)
 """Whether a URN in text may stand: its head and one pchar."""
 

@@ -4,7 +4,6 @@ for any URI (a URN is one)."""
 
 from __future__ import annotations
 
-from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast.memos import Kept
 from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingType
@@ -29,13 +28,14 @@ def urn_end(ctx: Context, buf: str, s: int) -> int:
     """Where the URN in text at ``s`` ends, or -1 (no head): that end if the URN is
     shorter than the length bound, else one at or past it. The NSS is matched up to
     three characters past the bound, so that the bound never cuts an escape; a long one
-    is kept for the URNs whose NSS starts within its NSS's pchars (they end there too)."""
+    is kept for the URNs whose NSS starts within its NSS (they end there too, but where
+    they start with "/", which no NSS does)."""
     head = URN_HEAD.match(buf, s)
     if head is None:
         return -1
     nss = head.end()
     known = ctx.memo.urn
-    end = -1 if known is None else known.end_for(buf, nss)
+    end = -1 if known is None or buf[nss : nss + 1] == "/" else known.end_for(buf, nss)
     if end >= 0:
         return end
     limit = max(s + ctx.max_len, nss) + 3
@@ -102,23 +102,18 @@ def urn_at(
             context, raw_start = "bare", s
     found = check_urn(uri)
     if found is not None:
-        # Rejected for a piece after the first: the pieces are passed over (each URN
-        # starting in them would be joined to that piece again).
-        return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
+        # A URN rejected leaves nothing behind: its text is passed over ("urn:xmpp:a%00b"
+        # holds no "xmpp:" URI), and so are the pieces joined to it.
+        return Candidate(raw_start, e, context, uri, reason=found[0])
     alt = other_reading(buf, s, e, trimmed, last, depth)
     if alt is not None and check_urn(alt) is not None:
         alt = None
     return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn", alt)
 
 
-# An NSS with "%00" among its first characters (seed 003 2.5.3: no NUL, even encoded).
-_NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
 _STANDS = rf":(?<=[Uu][Rr][Nn]:){NID_COLON}{PCHAR}"
 """After "urn:", where a URN in text stands: an NID, its colon and a pchar (else the rule
-rejects at once, consuming nothing)."""
-_MAY_STAND = rf":(?<=[Uu][Rr][Nn]:)(?![Uu][Rr][Nn]:){NID_COLON}(?!{_NUL_SOON}){PCHAR}"
-"""The same but where the check rejects it whatever follows, where it is not too long:
-the NID "urn" (2.1 reserves it), an NSS starting with "%00" (2.5.3)."""
+rejects at once, consuming nothing; a URN it rejects after that is passed over whole)."""
 
 
 _NID_START = ("A-Za-z0-9", r"A-Za-z0-9\-")
@@ -133,4 +128,4 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return COLON_SPARSE
     if mode is Mode.DENSE:
         return [ColonFragment(frozenset({"urn"}), COLON_AFTER)]
-    return [ColonFragment(frozenset({"urn"}), _STANDS, _MAY_STAND, _NID_START)]
+    return [ColonFragment(frozenset({"urn"}), _STANDS, None, _NID_START)]
