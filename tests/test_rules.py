@@ -82,7 +82,11 @@ CASES = [
         ],
     ),
     ("ldap://[2001:db8::7]/c=GB?objectClass?one", ["ldap://[2001:db8::7]/c=GB?objectClass?one"]),
-    ("randomtexthttp://x.example/ e.g.http://y.example/", ["http://y.example/"]),
+    # a glued "http://" is its registered scheme (issue 30 item 4)
+    (
+        "randomtexthttp://x.example/ e.g.http://y.example/",
+        ["http://x.example/", "http://y.example/"],
+    ),
     ("http://x.example/a b", ["http://x.example/a"]),
     ("http://x.example/%zz", ["http://x.example/"]),  # the URI ends before a bad escape
     # 5. hyphen at a line break
@@ -163,7 +167,12 @@ def test_hit_fields() -> None:
 
 
 def test_any_scheme_inside_angle_brackets_only_registered_outside() -> None:
-    assert uris("<svn+ssh://h.example/r> svn+ssh://h.example/s") == ["svn+ssh://h.example/r"]
+    # outside them, with "//" and an authority (issue 30 item 2)
+    assert uris("<svn+ssh://h.example/r> svn+ssh://h.example/s") == [
+        "svn+ssh://h.example/r",
+        "svn+ssh://h.example/s",
+    ]
+    assert uris("<svn+ssh:r> svn+ssh:s") == ["svn+ssh:r"]
     assert uris("svn+ssh://h.example/s", extra_schemes=["svn+ssh"]) == ["svn+ssh://h.example/s"]
     assert uris("custom:thing", rules="lenient") == ["custom:thing"]
 

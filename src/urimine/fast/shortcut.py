@@ -17,9 +17,9 @@ from urimine import _abnf
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
-from urimine.rules.delimit import validate
-from urimine.rules.patterns import SCHEME_CHAR, STOP_MARKS
+from urimine.rules.patterns import RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.url_prefix import after_url
+from urimine.rules.webchars import validate_web
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["at_angle", "at_colon"]
@@ -30,7 +30,7 @@ _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 # across one): white space then more text on the line, a CR that no LF follows, or an
 # ASCII stop character. (An optional part is written "(?:X|)" or "(?>X|)": the
 # engine's general repeat costs a common URI a tenth more.)
-_NO_BREAK = rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+_NO_BREAK = rf"[ \t]++\S|[ \t]*+\r[^\n]|[{RUN_STOP_MARKS}]"
 _DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
 
 
@@ -50,7 +50,7 @@ _QUERY_FRAGMENT = (
     rf"(?:\?{_ending_well(_PATH_CHARS + '?')}|)(?:\#{_ending_well(_PATH_CHARS + '?')}|)"
 )
 # What trim drops, then white space or an ASCII stop character (Appendix E).
-_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{STOP_MARKS}])"
+_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
 _FAST = re.compile(
@@ -149,8 +149,10 @@ def at_angle(ctx: Context, buf: str, i: int) -> Shortcut | Candidate | None:
     if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme in ("urn", "url"):
         return None
     uri = text[1:-1]
-    bad = validate(ctx, uri, scheme, bare=False)
+    bad, strict = validate_web(ctx, uri, scheme, bare=False)
     if bad is None:
+        if not strict:
+            return Candidate(i, m.end(), "angle", uri, "uri", scheme, strict=False)
         return i, m.end(), uri, "angle", scheme, "", "uri"
     # As the angle rule's rejection: the colon rule may still take the colon.
     return Candidate(i, m.end(), "angle", uri, reason=bad[0], detail=bad[1], consume=False)

@@ -1,7 +1,9 @@
 """A URI at a scheme's colon in running text (seed 002 Appendix E): bare (white space
-delimited), in quotes or after ``URL:``. The run of URI characters from the colon, cut at
-an unbalanced closer of the bracket before it, trailing punctuation dropped, joined
-across hyphens at line ends, and cut at the first character its grammar refuses."""
+delimited), in quotes or after ``URL:``. The run of URI characters from the colon (its
+head ending where it always did, :mod:`urimine.rules.webchars`), cut at an unbalanced
+closer of the bracket before it (or at the "|" that closes one before it), trailing
+punctuation dropped, joined across hyphens at line ends, and cut at the first character
+its grammar refuses but for the characters real links carry (the web-chars rule)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingT
 from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.config import Config
 from urimine.rules.context import Context
-from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
+from urimine.rules.delimit import CUTTABLE, run_end, trim
 from urimine.rules.hyphen import other_reading, pieces, uri_join
 from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP
+from urimine.rules.webchars import head_end, validate_web
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["fragment", "uri_at"]
@@ -35,6 +38,7 @@ def uri_at(
     e = run_end(ctx, buf, i + 1, final)
     if e < 0:
         return Pending
+    e = head_end(buf, i + 1, e)
     if e == i + 3 and buf[i + 1 : e] == "//":
         return None  # "http:// " is not a candidate
     if e - s >= ctx.max_len:
@@ -48,9 +52,9 @@ def uri_at(
         whole, last, e, depth = joined
     uri = whole
     if closed:
-        found = validate(ctx, uri, scheme, bare=True)
+        found, strict = validate_web(ctx, uri, scheme, bare=True)
     else:
-        uri, found = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
+        uri, found, strict = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
         e -= len(whole) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
@@ -61,30 +65,33 @@ def uri_at(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
     alt = other_reading(buf, s, e, len(whole) - len(uri), last, depth)
-    if alt is not None and validate(ctx, alt, scheme, bare=True) is not None:
+    if alt is not None and validate_web(ctx, alt, scheme, bare=True)[0] is not None:
         alt = None
-    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt)
+    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
 
 
 def _delimit(
     ctx: Context, uri: str, scheme: str, before: str, can_cut: bool
-) -> tuple[str, tuple[Reason, str, int] | None]:
-    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before it,
-    trailing punctuation, and (*can_cut*) the first character the grammar refuses.
-    Returns the URI and why it is rejected (None: it is a URI)."""
-    closer = OPENERS.get(before)
-    if closer is not None:
-        uri = cut_unbalanced(ctx, uri, before, closer)
+) -> tuple[str, tuple[Reason, str, int] | None, bool]:
+    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before it
+    (a "|" before it closes at the next), trailing punctuation, and (*can_cut*) the first
+    character the grammar refuses. Returns the URI, why it is rejected (None: it is a
+    URI) and whether it is strict."""
+    if before == "|":
+        k = uri.find("|")
+        uri = uri if k < 0 else uri[:k]
+    elif before in OPENERS:
+        uri = cut_unbalanced(ctx, uri, before, OPENERS[before])
     uri = trim(uri, len(scheme) + 1, before)
-    found = validate(ctx, uri, scheme, bare=True)
+    found, strict = validate_web(ctx, uri, scheme, bare=True)
     for _ in range(3):
         if not can_cut or found is None or found[0] not in CUTTABLE:
             break
         if found[2] <= len(scheme) + 3:
             break
         uri = trim(uri[: found[2]], len(scheme) + 1, before)
-        found = validate(ctx, uri, scheme, bare=True)
-    return uri, found
+        found, strict = validate_web(ctx, uri, scheme, bare=True)
+    return uri, found, strict
 
 
 _IP_START = "0-9A-Fa-fVv:"

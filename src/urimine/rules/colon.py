@@ -21,9 +21,10 @@ from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, Result
 from urimine.rules.context import Context
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS, SCHEME_MAX, STOP_CHAR
+from urimine.rules.slashed import slashes_follow, unregistered
 from urimine.rules.urn_text import urn_at
 
-__all__ = ["decide", "takes"]
+__all__ = ["decide", "takes", "takes_at"]
 
 # Searched backwards from the colon (REVERSE: the longest suffix, found at the cost of
 # its length, not 64).
@@ -33,6 +34,8 @@ _SCHEME_BACK = regex.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*\Z", regex.
 _SCHEME_RUN = re.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*+\Z")
 _NEAR = 16  # how far back the backward search looks first
 _SEPARATORS = re.compile(r"[0-9+.\-]")
+_INSIDE = "@/:%=&?#"
+"""What stands before a host or a path segment, not before a scheme in prose."""
 
 # The contexts read before the scheme, in order: a quote, then "URL:" (else bare).
 _CONTEXTS = (("quote", quote.before_scheme), ("url-prefix", url_prefix.before_scheme))
@@ -50,12 +53,14 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
+    if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+        return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
     if registered:
         if ctx.shortcut:
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:
                 return short
-    elif not takes(ctx, scheme):
+    elif not takes_at(ctx, buf, i, scheme, final):
         return None
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
@@ -91,8 +96,19 @@ def _general(
         return None if final else Pending
     if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
         return None  # nothing after the colon ("Note: "), or after its slashes
+    if not registered and ctx.slashed:
+        found = unregistered(ctx, buf, i, s, scheme, max(last_end, i - SCHEME_MAX), final)
+        if found is Pending:
+            return Pending
+        if found is not None:
+            s, scheme = found  # type: ignore[misc]
+            return _body(ctx, buf, i, s, scheme, last_end, final)
     if not registered and not ctx.any_scheme:
-        # "e.g.http://x": the registered scheme is the tail after the last dot.
+        # "e.g.http://x": the registered scheme is the tail after the last dot, unless
+        # the word stands inside a URI ("user@db.site.info:5432", "//db.example:3306":
+        # issue 30 item 3, a colon inside a URI is no new trigger).
+        if s > 0 and buf[s - 1] in _INSIDE:
+            return None
         cut = scheme.rfind(".")
         tail = scheme[cut + 1 :]
         if not tail[:1].isalpha() or _SEPARATORS.search(tail) or tail not in ctx.schemes:
@@ -128,3 +144,9 @@ def takes(ctx: Context, scheme: str) -> bool:
     registered name, a dotted word whose tail may be one ("e.g.http"), or any word
     under the any-scheme rule."""
     return scheme in ctx.schemes or "." in scheme or ctx.any_scheme
+
+
+def takes_at(ctx: Context, buf: str, i: int, scheme: str, final: bool) -> bool:
+    """:func:`takes`, or the colon ``i`` is followed by "//" (or may be, the buffer ending
+    first) and the rules of :mod:`urimine.rules.slashed` are on."""
+    return takes(ctx, scheme) or (ctx.slashed and slashes_follow(buf, i, final))

@@ -28,6 +28,7 @@ class Context:
         "run",
         "schemes",
         "shortcut",
+        "slashed",
         "speed",
         "tuning",
     )
@@ -40,6 +41,7 @@ class Context:
         self.run: re.Pattern[str] = cfg.run
         self.any_scheme = "any-scheme" in cfg.rules
         self.bare = "bare" in cfg.rules
+        self.slashed = bool({"slashed", "glued"} & cfg.rules)
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare
