@@ -127,7 +127,59 @@ SLASHED: list[tuple[str, list[Expected]]] = [
     ),
 ]
 
-ALL_CASES = WEB_CHARS + SLASHED
+# Item 8: labels that look like schemes; real tel:, mailto:, news:, sip:, urn:, magnet:
+# hits stay.
+LABELS: list[tuple[str, list[Expected]]] = [
+    ("Tel: 0760-2317010 Fax:0760-2317010 TEL:+225 20 21 22 23", []),
+    ("Reply at:someone@example.com or SMTP:mzhao@x.example today", []),
+    ("Content-Type:application/sdp\ncontent-type:text/plain; charset=us-ascii", []),
+    ("Key fingerprint bb:ed:b6:75:c9:97:69:7f:0c, short bb:3f", []),
+    ("m=audio 49170 RTP/AVP 0\na=resource:speechsynth\n", []),
+    (
+        "call tel:+1-201-555-0123 or tel:7042;phone-context=example.com, TEL:+33123456789.",
+        [
+            ("tel:+1-201-555-0123", "bare", None, True),
+            ("tel:7042;phone-context=example.com", "bare", None, True),
+        ],
+    ),
+    (
+        '<a href="tel:0760-2317010">',
+        [("tel:0760-2317010", "quote", None, True)],
+    ),
+    (
+        "mailto:a@b.example news:comp.lang.c sip:alice@atlanta.example urn:isbn:0451450523",
+        [
+            ("mailto:a@b.example", "bare", None, True),
+            ("news:comp.lang.c", "bare", None, True),
+            ("sip:alice@atlanta.example", "bare", None, True),
+            ("urn:isbn:0451450523", "bare", None, True),
+        ],
+    ),
+    (
+        "magnet:?xt=urn:btih:c12fe1 spotify:track:6rqhFgbb fax:+358.555.1234567",
+        [
+            ("magnet:?xt=urn:btih:c12fe1", "bare", None, True),
+            ("spotify:track:6rqhFgbb", "bare", None, True),
+            ("fax:+358.555.1234567", "bare", None, True),
+        ],
+    ),
+    # "URL:" and angle brackets say "a URI"
+    (
+        "<fax:0760-2317010> URL:SMTP:a@b.example",
+        [
+            ("fax:0760-2317010", "angle", None, True),
+            ("SMTP:a@b.example", "url-prefix", None, True),
+        ],
+    ),
+]
+
+# Item 9: RFC 8141 section 2 ("/" in the NSS); a rejected URN leaves nothing behind.
+URNS: list[tuple[str, list[Expected]]] = [
+    ("see urn:example:a/b/c now", [("urn:example:a/b/c", "bare", None, True)]),
+    ("bad urn:xmpp:a%00b here", []),
+]
+
+ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS
 
 
 def _expected(found: list[object]) -> list[Expected]:
@@ -142,6 +194,19 @@ def test_web_chars(text: str, expected: list[Expected]) -> None:
 @pytest.mark.parametrize(("text", "expected"), SLASHED, ids=[c[0][:40] for c in SLASHED])
 def test_slashed_and_glued(text: str, expected: list[Expected]) -> None:
     assert _expected(hits(text)) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), LABELS + URNS, ids=[c[0][:40] for c in LABELS + URNS]
+)
+def test_labels_and_urns(text: str, expected: list[Expected]) -> None:
+    assert _expected(hits(text)) == expected  # type: ignore[arg-type]
+
+
+def test_labels_is_a_rule_of_its_own() -> None:
+    rules = ["bare", "quote"]
+    assert [h.uri for h in finditer("x Fax:0760-2317010 y", rules=rules)] == ["Fax:0760-2317010"]
+    assert [h.uri for h in finditer("x Fax:0760-2317010 y", rules=[*rules, "labels"])] == []
 
 
 def test_slashed_and_glued_are_rules_of_their_own() -> None:

@@ -17,6 +17,7 @@ from urimine import _abnf
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
+from urimine.rules.labels import is_label
 from urimine.rules.patterns import RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.url_prefix import after_url
 from urimine.rules.webchars import validate_web
@@ -98,7 +99,9 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return None
     e = fast.end(_OPAQUE)
     if e >= 0:
-        return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)
+        if scheme in AUTHORITY_SCHEMES or (ctx.labels and is_label(buf, s, i, e, scheme)):
+            return None  # (the general path rejects a label)
+        return _opaque(buf, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
     if "%" in uri:

@@ -15,6 +15,7 @@ from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import CUTTABLE, run_end, trim
 from urimine.rules.hyphen import other_reading, pieces, uri_join
+from urimine.rules.labels import is_label
 from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP
 from urimine.rules.webchars import head_end, validate_web
 from urimine.schemes import AUTHORITY_SCHEMES
@@ -64,10 +65,20 @@ def uri_at(
         return Candidate(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
-    alt = other_reading(buf, s, e, len(whole) - len(uri), last, depth)
-    if alt is not None and validate_web(ctx, alt, scheme, bare=True)[0] is not None:
-        alt = None
+    if ctx.labels and context != "url-prefix" and is_label(buf, s, i, e, scheme):
+        return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
+    alt = _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+def _alternative(
+    ctx: Context, buf: str, s: int, e: int, cut: int, last: str, depth: int, scheme: str
+) -> str | None:
+    """The other reading of a URI joined at a hyphen, where it is a URI too."""
+    alt = other_reading(buf, s, e, cut, last, depth)
+    if alt is not None and validate_web(ctx, alt, scheme, bare=True)[0] is not None:
+        return None
+    return alt
 
 
 def _delimit(

@@ -22,6 +22,7 @@ class Context:
         "guess",
         "guessing",
         "kept",
+        "labels",
         "max_len",
         "memo",
         "rules",
@@ -42,6 +43,7 @@ class Context:
         self.any_scheme = "any-scheme" in cfg.rules
         self.bare = "bare" in cfg.rules
         self.slashed = bool({"slashed", "glued"} & cfg.rules)
+        self.labels = "labels" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare

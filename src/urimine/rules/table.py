@@ -72,6 +72,12 @@ TABLE: tuple[Rule, ...] = (
         {":": slashed.fragment},
         "http:// or https:// glued to the word before it: the registered scheme",
     ),
+    Rule(
+        "labels",
+        {},
+        {},
+        "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
+    ),
 )
 
 
