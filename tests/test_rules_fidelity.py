@@ -179,7 +179,26 @@ URNS: list[tuple[str, list[Expected]]] = [
     ("bad urn:xmpp:a%00b here", []),
 ]
 
-ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS
+# Item 6: a possessive "'s" is prose, the longer reading the alternative.
+POSSESSIVE: list[tuple[str, list[Expected]]] = [
+    (
+        "I really like http://t.co/pbY2NfTZ's website",
+        [("http://t.co/pbY2NfTZ", "bare", "http://t.co/pbY2NfTZ's", True)],
+    ),
+    (
+        "Read http://x.example/bob\u2019s. And http://x.example/a/it's, ok",
+        [
+            ("http://x.example/bob", "bare", "http://x.example/bob\u2019s", True),
+            ("http://x.example/a/it", "bare", "http://x.example/a/it's", True),
+        ],
+    ),
+    (
+        "see http://en.wikipedia.org/wiki/Ender's_Game now",
+        [("http://en.wikipedia.org/wiki/Ender's_Game", "bare", None, True)],
+    ),
+]
+
+ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE
 
 
 def _expected(found: list[object]) -> list[Expected]:
@@ -201,6 +220,13 @@ def test_slashed_and_glued(text: str, expected: list[Expected]) -> None:
 )
 def test_labels_and_urns(text: str, expected: list[Expected]) -> None:
     assert _expected(hits(text)) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "expected"), POSSESSIVE, ids=[c[0][:40] for c in POSSESSIVE])
+def test_possessive(text: str, expected: list[Expected]) -> None:
+    assert _expected(hits(text)) == expected  # type: ignore[arg-type]
+    rules = ["bare", "quote"]
+    assert [h.alternative for h in finditer(text, rules=rules)] == [None] * len(expected)
 
 
 def test_labels_is_a_rule_of_its_own() -> None:

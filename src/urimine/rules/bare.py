@@ -51,11 +51,12 @@ def uri_at(
         if isinstance(joined, PendingType):
             return Pending
         whole, last, e, depth = joined
-    uri = whole
+    uri, longer = whole, None
     if closed:
         found, strict = validate_web(ctx, uri, scheme, bare=True)
     else:
         uri, found, strict = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
+        uri, longer = _possessive(ctx, uri, found, len(scheme) + 1, buf[s - 1] if s else "")
         e -= len(whole) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
@@ -67,8 +68,23 @@ def uri_at(
         )
     if ctx.labels and context != "url-prefix" and is_label(buf, s, i, e, scheme):
         return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
-    alt = _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
+    alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+_POSSESSIVE = ("'s", "\u2019s")
+
+
+def _possessive(
+    ctx: Context, uri: str, found: object, min_len: int, before: str
+) -> tuple[str, str | None]:
+    """A possessive "'s" ending a URI in prose ("http://t.co/pbY2NfTZ's website") is
+    not part of it (issue 30 item 6): the URI without it, and the longer reading as the
+    alternative; an apostrophe inside a path ("/wiki/Ender's_Game") stays."""
+    if found is not None or "possessive" not in ctx.rules or not uri.endswith(_POSSESSIVE):
+        return uri, None
+    cut = trim(uri[:-2], min_len, before)
+    return (cut, uri) if len(cut) > min_len else (uri, None)
 
 
 def _alternative(

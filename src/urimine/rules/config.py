@@ -27,6 +27,7 @@ ALL_RULES: tuple[str, ...] = (
     "web-chars",  # [ ] { } | ^ and a second # in a path, query, fragment (issue 30 item 1)
     "slashed",  # unregistered schemes written with //authority (issue 30 item 2)
     "glued",  # http:// glued to the word before it (issue 30 item 4)
+    "possessive",  # http://t.co/x's website: the 's is prose (issue 30 item 6)
     "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
 )
 PRESETS: dict[str, frozenset[str]] = {

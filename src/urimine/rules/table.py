@@ -73,6 +73,12 @@ TABLE: tuple[Rule, ...] = (
         "http:// or https:// glued to the word before it: the registered scheme",
     ),
     Rule(
+        "possessive",
+        {},
+        {},
+        "a possessive 's ending a bare URI is prose; the longer reading is the alternative",
+    ),
+    Rule(
         "labels",
         {},
         {},
