@@ -61,10 +61,27 @@ WEB_CHARS: list[tuple[str, list[Expected]]] = [
         ],
     ),
     (
-        "(see http://a.example/a[1]) and [http://a.example/b[2]]",
+        "(see http://a.example/a[x]) and [http://a.example/b[y]] http://x60.deja.com/[ST]/d",
         [
-            ("http://a.example/a[1]", "bare", None, False),
-            ("http://a.example/b[2]", "bare", None, False),
+            ("http://a.example/a[x]", "bare", None, False),
+            ("http://a.example/b[y]", "bare", None, False),
+            ("http://x60.deja.com/[ST]/d", "bare", None, False),
+        ],
+    ),
+    # a footnote mark, a link after its text, a bracket closing one before the URI
+    (
+        "[IMG: http://a.example/b.jpg]Tim [IMG: http://a.example/c.jpg][2]",
+        [
+            ("http://a.example/b.jpg", "bare", None, True),
+            ("http://a.example/c.jpg", "bare", None, True),
+        ],
+    ),
+    (
+        "see http://a.example/page.html[1] and http://a.example/t.html[https://a.example/t.html]",
+        [
+            ("http://a.example/page.html", "bare", None, True),
+            ("http://a.example/t.html", "bare", None, True),
+            ("https://a.example/t.html", "bare", None, True),
         ],
     ),
     # a backquote still delimits, and so do the angle brackets and the double quote
@@ -108,7 +125,7 @@ SLASHED: list[tuple[str, list[Expected]]] = [
     ("ssh app@db.site.info:22 now", []),
     ("'redis://cache.example:6379/0'", [("redis://cache.example:6379/0", "quote", None, True)]),
     # without "//" and an authority the registry rule stays
-    ("foo:// bar:///x baz:qux custom:thing", []),
+    ("foo:// bar:///x baz:qux custom:thing WARNING://This C://Windows", []),
     # prose before a scheme: a label of one letter, a capitalised label
     (
         "e.g.foo://x.example/a Note:foo://y.example/b",
@@ -177,6 +194,10 @@ LABELS: list[tuple[str, list[Expected]]] = [
 URNS: list[tuple[str, list[Expected]]] = [
     ("see urn:example:a/b/c now", [("urn:example:a/b/c", "bare", None, True)]),
     ("bad urn:xmpp:a%00b here", []),
+    (
+        "<session xmlns='urn:ietf:params:xml:ns:xmpp-session'/>",
+        [("urn:ietf:params:xml:ns:xmpp-session", "quote", None, True)],
+    ),
 ]
 
 # Item 6: a possessive "'s" is prose, the longer reading the alternative.

@@ -17,7 +17,7 @@ from urimine.rules.delimit import CUTTABLE, run_end, trim
 from urimine.rules.hyphen import other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP
-from urimine.rules.webchars import head_end, validate_web
+from urimine.rules.webchars import head_end, validate_web, web_cut
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["fragment", "uri_at"]
@@ -109,6 +109,8 @@ def _delimit(
         uri = uri if k < 0 else uri[:k]
     elif before in OPENERS:
         uri = cut_unbalanced(ctx, uri, before, OPENERS[before])
+    if "web-chars" in ctx.rules:
+        uri = web_cut(uri, len(scheme))
     uri = trim(uri, len(scheme) + 1, before)
     found, strict = validate_web(ctx, uri, scheme, bare=True)
     for _ in range(3):

@@ -11,6 +11,8 @@
 - A chain ``jdbc:mysql://host/db`` (item 3) is one URI, from its first scheme: a path
   of RFC 3986 3.3 may hold the colon and the slashes, and reading it from the second
   name would invent ``mysql://host/db``.
+- The scheme must be written in lower case and be two characters long at least: "C://"
+  is a drive letter, "WARNING://This" a word in prose.
 - A dotted word is a scheme whole (``com.example.app://``, RFC 3986 3.1 allows dots),
   unless a label of one character makes it prose (``e.g.foo://``: ``foo``).
 
@@ -63,8 +65,8 @@ def unregistered(
         name = _glued(scheme)
         if name is not None:
             return i - len(name), name
-    if "slashed" not in ctx.rules:
-        return None
+    if "slashed" not in ctx.rules or len(scheme) < 2 or not buf[s:i].islower():
+        return None  # "C://", "WARNING://": a drive letter, a word shouted in prose
     if "." in scheme:
         cut = scheme.rfind(".") + 1
         tail = scheme[cut:]

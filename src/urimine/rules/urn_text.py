@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from urimine.errors import Reason
 from urimine.fast.memos import Kept
+from urimine.rules import quote as quote_rule
 from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingType
 from urimine.rules.config import Config
 from urimine.rules.context import Context
@@ -90,7 +91,7 @@ def urn_at(
         )
     if e - s >= ctx.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
-    closed = bool(quote) and e < len(buf) and buf[e] == quote
+    e, closed = quote_rule.closing(buf, s + 3, e, quote)  # ("'" is an NSS character)
     uri = buf[s:e]
     last, depth, trimmed = "", 0, 0  # the last piece joined after hyphens at line ends
     if not closed:

@@ -19,7 +19,7 @@ from urimine.rules.context import Context
 from urimine.rules.delimit import validate
 from urimine.rules.patterns import STOP, WEB_CHARS
 
-__all__ = ["head_end", "lax_form", "tail_start", "validate_web"]
+__all__ = ["head_end", "lax_form", "tail_start", "validate_web", "web_cut"]
 
 _HEAD = re.compile(rf"//[^{STOP}/?#]*+|[^{STOP}?#]*+")
 _TAIL_START = re.compile(r"//[^/?#]*+|[^?#]*+")
@@ -41,6 +41,44 @@ def tail_start(uri: str, colon: int) -> int:
     its query or fragment does for a URI without "//" (its colon at *colon*)."""
     m = _TAIL_START.match(uri, colon + 1)
     return m.end() if m is not None else len(uri)
+
+
+_SECOND_URI = re.compile(r"\[(?=[A-Za-z][A-Za-z0-9+.\-]*://)")
+_FOOTNOTE = re.compile(r"\[[0-9]{1,3}\]\Z")
+_PAIRS = {"]": "[", "}": "{"}
+
+
+def web_cut(uri: str, colon: int) -> str:
+    """Where brackets in the tail of a bare *uri* (its colon at *colon*) end it: at a "["
+    before another URI ("page.html[https://...]": a link's text, then the link), at an
+    unbalanced "]" or "}" (one that closes a bracket before the URI: "[IMG:
+    http://a.example/b.jpg]Tim"), and before a footnote mark ending a path
+    ("page.html[1]", as text made from HTML numbers its links)."""
+    start = tail_start(uri, colon)
+    m = _SECOND_URI.search(uri, start)
+    if m is not None:
+        uri = uri[: m.start()]
+    if "]" in uri or "}" in uri:
+        uri = uri[: _unbalanced(uri, start)]
+    if "?" not in uri:
+        m = _FOOTNOTE.search(uri, start)
+        if m is not None:
+            uri = uri[: m.start()]
+    return uri
+
+
+def _unbalanced(uri: str, start: int) -> int:
+    """The index of the first "]" or "}" from *start* that closes nothing, or the end."""
+    depth = {"[": 0, "{": 0}
+    for k in range(start, len(uri)):
+        c = uri[k]
+        if c in depth:
+            depth[c] += 1
+        elif c in _PAIRS:
+            if not depth[_PAIRS[c]]:
+                return k
+            depth[_PAIRS[c]] -= 1
+    return len(uri)
 
 
 def lax_form(uri: str, colon: int) -> str:
