@@ -76,6 +76,7 @@ FIDELITY_PIECES = [
     *("s3://", "git+https://", "jdbc:", "mysql://", "texthttp://", "x.comhttps://", "//", "b"),
     *("app@db.x.info:", "@", "e.g.foo://", "Note:", "a.b.c://", "{", "}", "|", "[]", "^", "#"),
     *("\u2013", "\uff1f", "\u3002", "\u00bb", "\u201d", "'s ", "&lt;", "&gt;", "&amp;"),
+    *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
 ]
 
 ALL_PIECES = list(

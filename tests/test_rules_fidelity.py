@@ -219,7 +219,34 @@ POSSESSIVE: list[tuple[str, list[Expected]]] = [
     ),
 ]
 
-ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE
+# Items 7 and 10: escaped delimiters, JSON's escaped slashes, LaTeX.
+ESCAPED: list[tuple[str, list[Expected]]] = [
+    (
+        "see &lt;http://a.example/x?a=1&amp;b=2&gt; and &quot;http://b.example/y&quot; ok",
+        [
+            ("http://a.example/x?a=1&b=2", "angle", None, True),
+            ("http://b.example/y", "quote", None, True),
+        ],
+    ),
+    (
+        "&lt;URL:http://c.example/&gt; &lt;foo:bar/baz&gt; &lt;xs:element&gt;",
+        [("http://c.example/", "url-prefix", None, True), ("foo:bar/baz", "angle", None, True)],
+    ),
+    (
+        '{"url":"https:\\/\\/host.example\\/path\\/x.json","b":1}',
+        [("https://host.example/path/x.json", "bare", None, True)],
+    ),
+    (
+        "\\url{http://www.google.com/{file.pdf}} and \\href{https://a.example/a\\_b\\#c\\%20}{text}",
+        [
+            ("http://www.google.com/{file.pdf}", "latex", None, False),
+            ("https://a.example/a_b#c%20", "latex", None, True),
+        ],
+    ),
+    ("\\url{not a url} \\href{#local}{x}", []),
+]
+
+ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE + ESCAPED
 
 
 def _expected(found: list[object]) -> list[Expected]:
@@ -248,6 +275,11 @@ def test_possessive(text: str, expected: list[Expected]) -> None:
     assert _expected(hits(text)) == expected  # type: ignore[arg-type]
     rules = ["bare", "quote"]
     assert [h.alternative for h in finditer(text, rules=rules)] == [None] * len(expected)
+
+
+@pytest.mark.parametrize(("text", "expected"), ESCAPED, ids=[c[0][:40] for c in ESCAPED])
+def test_escaped_and_latex(text: str, expected: list[Expected]) -> None:
+    assert _expected(hits(text)) == expected  # type: ignore[arg-type]
 
 
 def test_labels_is_a_rule_of_its_own() -> None:

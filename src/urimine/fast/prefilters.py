@@ -42,11 +42,13 @@ def pattern(cfg: Config, char: str, mode: Mode) -> re.Pattern[str] | None:
     found = sources(cfg, char, mode)
     if not found:
         return pattern(cfg, char, Mode.SPARSE) if mode is not Mode.SPARSE else None
+    head = re.escape(char)
+    # (a fragment starts with its character as written or escaped: "&" needs no escape)
+    tails = [source[len(head if source.startswith(head) else char) :] for source in found]
     for source in found:
-        assert source.startswith(re.escape(char)), source
-    tails = [source[len(re.escape(char)) :] for source in found]
+        assert source.startswith((head, char)), source
     body = tails[0] if len(tails) == 1 else "(?:" + "|".join(tails) + ")"
-    return re.compile(re.escape(char) + body)
+    return re.compile(head + body)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
-from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
+from urimine.rules import angle, bare, colon, escaped, legacy_urn, slashed, urn_text
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
 
@@ -77,6 +77,18 @@ TABLE: tuple[Rule, ...] = (
         {},
         {},
         "a possessive 's ending a bare URI is prose; the longer reading is the alternative",
+    ),
+    Rule(
+        "escaped",
+        {"&": escaped.at_ampersand, "\\": escaped.at_backslash},
+        {"&": escaped.fragment_ampersand, "\\": escaped.fragment_json},
+        "&lt;...&gt; and &quot;...&quot; delimit, https:\\/\\/ is read unescaped (JSON)",
+    ),
+    Rule(
+        "latex",
+        {"\\": escaped.at_backslash},
+        {"\\": escaped.fragment_latex},
+        "\\url{...} and \\href{...}{...} delimit, LaTeX's escapes read (\\# \\% \\& \\_ \\~)",
     ),
     Rule(
         "labels",
