@@ -26,6 +26,7 @@ from urimine.errors import ConfigError, MissingExtraError, SourceError
 from urimine.sources.compress import BLOCK, CorruptStream, decompress_blocks
 from urimine.sources.detect import BlockReader, raw_blocks, sniff
 from urimine.sources.html import META_PRESCAN, html_chunks, meta_charset
+from urimine.sources.json import json_chunks
 from urimine.sources.limits import MAX_MESSAGE
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import is_maildir, maildir_messages, mbox_batches, mbox_messages
@@ -166,6 +167,10 @@ def _from_stream(fh: BinaryIO, source: str, how: _Reading, raw: Iterator[bytes])
     elif kind == "html":
         chosen = _html_encoding(reader.peek(BLOCK), how.encoding)
         yield from _text_unit(reader, source, chosen, html=True)
+    elif kind == "json":  # (issue 30 item 7: its strings decoded)
+        yield from _text_unit(
+            reader, source, pick_encoding(reader.peek(4), how.encoding), json=True
+        )
     else:
         chosen = pick_encoding(reader.peek(4), how.encoding)
         span = _byte_range(fh, chosen) if how.file_ranges and not compressed else None
@@ -257,6 +262,7 @@ def _text_unit(
     file_range: tuple[int, int] | None = None,
     *,
     html: bool = False,
+    json: bool = False,
 ) -> Iterator[Unit]:
     """One lazily decoded unit; a stream error met while decoding is raised afterwards.
 
@@ -283,8 +289,9 @@ def _text_unit(
             failure.append(exc)
             ending.cut = True
 
-    chunks = html_chunks(text(), None) if html else text()
-    unit = Unit(source, chunks, file_range=file_range, ending=ending)
+    defects: list[str] = []
+    chunks = html_chunks(text(), None) if html else json_chunks(text(), defects) if json else text()
+    unit = Unit(source, chunks, file_range=file_range, ending=ending, defects=defects)
     yield unit
     for _ in unit.chunks:
         pass  # drain what the consumer left, so the error (if any) is found
