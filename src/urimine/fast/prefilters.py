@@ -91,7 +91,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         assert isinstance(found, list), found
         for part in found:
             if part.any_word:
-                any_word.append(part.after)
+                any_word.append(part.after)  # (by its own branch: the names keep theirs)
+                continue
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
