@@ -26,7 +26,18 @@ from urimine.rules.delimit import trim
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS
 from urimine.rules.webchars import validate_web
 
-__all__ = ["at_ampersand", "at_backslash", "fragment_ampersand", "fragment_json", "fragment_latex"]
+NEEDLES: dict[str, tuple[str, ...]] = {"&": ("&lt;", "&quot;"), "\\": ("\\/", "\\url{", "\\href{")}
+"""What every fragment of these rules starts with, at each of their trigger characters
+(which text rarely holds): the trigger finder looks for these with ``str.find``."""
+
+__all__ = [
+    "NEEDLES",
+    "at_ampersand",
+    "at_backslash",
+    "fragment_ampersand",
+    "fragment_json",
+    "fragment_latex",
+]
 
 _SCHEME = rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}"
 _ENTITY_BODY = r"(?:[^\s<>\"&]|&amp;)*+"

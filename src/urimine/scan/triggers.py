@@ -19,6 +19,7 @@ from urimine.fast.dense import LOOKAHEAD, DenseColons
 from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Mode
 from urimine.rules.context import Context
+from urimine.rules.escaped import NEEDLES
 from urimine.speed import ScanStats
 
 __all__ = ["LOOKAHEAD", "TriggerFinder"]
@@ -192,26 +193,45 @@ class TriggerFinder:
 
 def _search(found: re.Pattern[str] | None, char: str) -> Callable[..., re.Match[str] | None]:
     """The prefilter's search, or one for the bare character where no rule has one; for
-    a character text rarely holds ("&", "\\"), ``str.find`` then the prefilter's match
-    there (``str.find`` passes over text several times faster than the engine's search
-    for a literal)."""
+    a character text rarely holds ("&", "\\"), ``str.find`` of what its fragments start
+    with, then the prefilter's match there (``str.find`` passes over text many times
+    faster than the engine's search for a literal; each one's last position is kept, so
+    text is passed over once)."""
     pattern = found or re.compile(re.escape(char))
-    if char not in _RARE:
+    needles = NEEDLES.get(char)
+    if needles is None:
         return pattern.search
-    find, match = str.find, pattern.match
+    return _Rare(pattern, needles).search
 
-    def search(buf: str, pos: int, end: int = _END) -> re.Match[str] | None:
+
+class _Rare:
+    """:func:`_search` for a rare character: the next place of each of its needles."""
+
+    __slots__ = ("match", "needles", "next")
+
+    def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...]) -> None:
+        self.match = pattern.match
+        self.needles = needles
+        self.next = [(sys.maxsize, -1)] * len(needles)  # (searched from, found at), per needle
+
+    def search(self, buf: str, pos: int, end: int = sys.maxsize) -> re.Match[str] | None:
         while True:
-            k = find(buf, char, pos, end)
+            k = self._first(buf, pos, end)
             if k < 0:
                 return None
-            m = match(buf, k, end)
+            m = self.match(buf, k, end)
             if m is not None:
                 return m
             pos = k + 1
 
-    return search
-
-
-_RARE = "&\\"
-_END = sys.maxsize
+    def _first(self, buf: str, pos: int, end: int) -> int:
+        best = -1
+        for n, needle in enumerate(self.needles):
+            start, at = self.next[n]
+            if not (start <= pos and (at >= pos or at < 0) and end == sys.maxsize):
+                at = buf.find(needle, pos, end)
+                if end == sys.maxsize:
+                    self.next[n] = (pos, at)
+            if at >= 0 and (best < 0 or at < best):
+                best = at
+        return best
