@@ -228,10 +228,9 @@ ESCAPED: list[tuple[str, list[Expected]]] = [
             ("http://b.example/y", "quote", None, True),
         ],
     ),
-    (
-        "&lt;URL:http://c.example/&gt; &lt;foo:bar/baz&gt; &lt;xs:element&gt;",
-        [("http://c.example/", "url-prefix", None, True), ("foo:bar/baz", "angle", None, True)],
-    ),
+    # registered schemes only (as the colon rule reads them); escaped XML is no URI
+    ("&lt;foo:bar/baz&gt; &lt;xs:element&gt;", []),
+    ("&lt;mailto:a@b.example&gt;", [("mailto:a@b.example", "angle", None, True)]),
     (
         '{"url":"https:\\/\\/host.example\\/path\\/x.json","b":1}',
         [("https://host.example/path/x.json", "bare", None, True)],

@@ -42,13 +42,11 @@ def pattern(cfg: Config, char: str, mode: Mode) -> re.Pattern[str] | None:
     found = sources(cfg, char, mode)
     if not found:
         return pattern(cfg, char, Mode.SPARSE) if mode is not Mode.SPARSE else None
-    head = re.escape(char)
-    # (a fragment starts with its character as written or escaped: "&" needs no escape)
-    tails = [source[len(head if source.startswith(head) else char) :] for source in found]
     for source in found:
-        assert source.startswith((head, char)), source
+        assert source.startswith(re.escape(char)), source
+    tails = [source[len(re.escape(char)) :] for source in found]
     body = tails[0] if len(tails) == 1 else "(?:" + "|".join(tails) + ")"
-    return re.compile(head + body)
+    return re.compile(re.escape(char) + body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +71,7 @@ class ColonNames:
     "//"); None: no rule does."""
 
 
+_STOP_BUT_BACKSLASH = ASCII_STOP.replace("\\x5c", "")
 _BOUNDARY_STRICT = r"(?:\.|(?![a-z])(?![0-9+\-][a-z]))"
 
 
@@ -111,7 +110,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     ]
     if any_word:
         branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
-    head = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
+    # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
+    head = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),

@@ -80,7 +80,7 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 # Characters before the scheme a rule reads, which rule the shortcut out: a quote, "{"
 # (its closer ends the run), "*" and "_" (trim). After "(" or "[" the general path cuts
 # at the first closer, which the shortcut's URI part never holds.
-_BLOCKERS = frozenset("\"'{*_")
+_BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
 
 
 def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:

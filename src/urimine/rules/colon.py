@@ -12,11 +12,13 @@ text (:mod:`urimine.rules.urn_text`) or a URI (:mod:`urimine.rules.bare`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 
 import regex
 
 from urimine.fast.shortcut import at_colon as shortcut_at
-from urimine.rules import quote, url_prefix
+from urimine.rules import escaped, quote, url_prefix
 from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, Result
 from urimine.rules.context import Context
@@ -37,8 +39,19 @@ _SEPARATORS = re.compile(r"[0-9+.\-]")
 _INSIDE = "@/:%=&?#"
 """What stands before a host or a path segment, not before a scheme in prose."""
 
-# The contexts read before the scheme, in order: a quote, then "URL:" (else bare).
-_CONTEXTS = (("quote", quote.before_scheme), ("url-prefix", url_prefix.before_scheme))
+# The contexts read before the scheme, in order: a quote, "URL:", an escaped delimiter
+# (else bare).
+_CONTEXTS = (
+    (("quote",), quote.before_scheme),
+    (("url-prefix",), url_prefix.before_scheme),
+    (("escaped", "latex"), escaped.before_scheme),
+)
+
+
+@cache
+def _contexts(rules: frozenset[str]) -> tuple[Callable[..., tuple[str, int, str] | None], ...]:
+    """The context readers of the rules on, in order."""
+    return tuple(read for names, read in _CONTEXTS if rules.intersection(names))
 
 
 def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
@@ -60,8 +73,12 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:
                 return short
-    elif not takes_at(ctx, buf, i, scheme, final):
-        return None
+    elif (
+        "." not in scheme
+        and not ctx.any_scheme
+        and not (ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final)))
+    ):
+        return None  # (takes_at, written out: this runs at every colon)
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
@@ -94,6 +111,8 @@ def _general(
     """The general path, after what follows the colon is looked at."""
     if i + 1 == len(buf):
         return None if final else Pending
+    if buf[i + 1] == "\\" and ctx.escaped:
+        return escaped.json_at(ctx, buf, i, s, scheme, final)  # "https:\\/\\/" (JSON)
     if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
         return None  # nothing after the colon ("Note: "), or after its slashes
     if not registered and ctx.slashed:
@@ -122,16 +141,20 @@ def _body(
     ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, final: bool
 ) -> Result:
     """The context read before the scheme at ``s``, then the URN or URI rule."""
-    for name, before_scheme in _CONTEXTS:
-        if name in ctx.rules:
-            found = before_scheme(ctx, buf, s, last_end)
-            if found is not None:
-                break
+    for before_scheme in _contexts(ctx.rules):
+        found = before_scheme(ctx, buf, s, last_end)
+        if found is not None:
+            break
     else:
         if not ctx.bare:
             return None
         found = ("bare", s, "")
     context, raw_start, quote_char = found
+    if len(quote_char) > 1:  # an escaped delimiter (issue 30 items 7, 10)
+        inside = escaped.uri_in(ctx, buf, s, raw_start, scheme, context, quote_char, final)
+        if inside is not None or not ctx.bare:
+            return inside
+        context, raw_start, quote_char = "bare", s, ""
     if scheme == "urn":
         if "urn" not in ctx.rules:
             return None

@@ -19,6 +19,7 @@ class Context:
         "any_scheme",
         "bare",
         "cfg",
+        "escaped",
         "guess",
         "guessing",
         "kept",
@@ -44,6 +45,7 @@ class Context:
         self.bare = "bare" in cfg.rules
         self.slashed = bool({"slashed", "glued"} & cfg.rules)
         self.labels = "labels" in cfg.rules
+        self.escaped = "escaped" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare

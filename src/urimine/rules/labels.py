@@ -12,7 +12,8 @@ the shape of what follows and what stands before:
    goes on after a space); URIs in text write their scheme in lower case.
 2. A scheme not permanent of one or two characters (``at:``, ``bb:``): words and hex
    pairs far more often than the provisional schemes of those names.
-3. Hex pairs between colons (``bb:ed:b6:75``): a fingerprint or a MAC address.
+3. Hex pairs between colons (``bb:ed:b6:75``) after a scheme not permanent: a
+   fingerprint or a MAC address.
 4. A scheme not permanent before a MIME type (``content-type:text/plain``), or after
    an SDP attribute's ``a=`` (``a=resource:speechsynth``, RFC 8866 5.13).
 
@@ -55,17 +56,22 @@ def is_label(buf: str, s: int, i: int, e: int, scheme: str) -> bool:
     """Whether the candidate ``buf[s:e]`` of *scheme* (lower case, its colon at ``i``) is
     a label, not a URI. It reads nothing past the white space around the word (a word
     is decided alone the same)."""
+    if scheme in _never():
+        return False
     rest = buf[i + 1 : e]
     if rest.startswith("//"):
         return False
     written = buf[s:i]
     if scheme in _PHONES:
         return not written.islower()
-    permanent = scheme in permanent_schemes()
-    if _HEX_PAIRS.fullmatch(buf, s, e):
-        return True
-    if permanent:
-        return False
     if not written.islower() or len(scheme) <= 2 or _MIME.fullmatch(rest):
         return True
+    if _HEX_PAIRS.fullmatch(buf, s, e):
+        return True
     return _SDP_LINE.search(buf, max(0, s - 3), s) is not None
+
+
+@cache
+def _never() -> frozenset[str]:
+    """The schemes no rule here makes a label: the permanent ones, but the telephone's."""
+    return permanent_schemes() - _PHONES

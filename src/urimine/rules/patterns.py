@@ -74,11 +74,12 @@ SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
 # A colon after one to four digits standing alone ("10:23:45", "file.c:326:9:") ends no
 # scheme (3.1: a scheme starts with a letter).
 _NOT_AFTER_DIGITS = [rf"(?<![^{SCHEME_CHAR}][0-9]{{{n}}}:)" for n in range(1, 5)]
-COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{STOP}])" + "".join(
+COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{STOP}]|\\/)" + "".join(
     _NOT_AFTER_DIGITS[1:]
 )
 """Every colon a colon rule may take: after a scheme character, not after digits alone,
-before a run character (the look-behind first: "::::" fails it at once)."""
+before a run character or JSON's escaped slash (the look-behind first: "::::" fails it
+at once)."""
 COLON_AFTER = rf":(?=[^{STOP}])(?!//[{STOP}])"
 """What the colon site itself dismisses is not this: nothing after the colon, or after
 its slashes."""

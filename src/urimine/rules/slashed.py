@@ -30,7 +30,7 @@ from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.patterns import COLON_SPARSE, SCHEME_CHAR, SCHEME_CHARS, STOP
 
-__all__ = ["AFTER", "fragment", "slashes_follow", "unregistered"]
+__all__ = ["AFTER", "escaped_fragment", "fragment", "slashes_follow", "unregistered"]
 
 GLUED = ("https", "http")
 """The schemes a glued word may end with (longest first): the web's, which text runs
@@ -106,3 +106,15 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     if mode is Mode.SPARSE:
         return COLON_SPARSE
     return [ColonFragment(None, AFTER, any_word=True)]
+
+
+_JSON_AFTER = r":(?=\\/)"
+
+
+def escaped_fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
+    """The escaped rule's at a colon: JSON's escaped slashes after it ("https:\\/\\/"),
+    for a name the colon rule takes (its entities, "&lt;http:", are at colons the bare
+    rule's fragments already hold)."""
+    if mode is Mode.SPARSE:
+        return COLON_SPARSE  # (it holds the escaped slash)
+    return [ColonFragment(cfg.schemes - {"urn"}, _JSON_AFTER)]

@@ -9,9 +9,10 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
-from urimine.rules import angle, bare, colon, escaped, legacy_urn, slashed, urn_text
+from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
+from urimine.rules.slashed import escaped_fragment
 
 __all__ = ["TABLE", "fragments", "sites"]
 
@@ -80,14 +81,14 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule(
         "escaped",
-        {"&": escaped.at_ampersand, "\\": escaped.at_backslash},
-        {"&": escaped.fragment_ampersand, "\\": escaped.fragment_json},
-        "&lt;...&gt; and &quot;...&quot; delimit, https:\\/\\/ is read unescaped (JSON)",
+        {":": colon.decide},
+        {":": escaped_fragment},
+        "&lt;...&gt;, &quot;...&quot; delimit; https:\\/\\/ is read unescaped (JSON)",
     ),
     Rule(
         "latex",
-        {"\\": escaped.at_backslash},
-        {"\\": escaped.fragment_latex},
+        {},
+        {},
         "\\url{...} and \\href{...}{...} delimit, LaTeX's escapes read (\\# \\% \\& \\_ \\~)",
     ),
     Rule(

@@ -54,6 +54,8 @@ def web_cut(uri: str, colon: int) -> str:
     unbalanced "]" or "}" (one that closes a bracket before the URI: "[IMG:
     http://a.example/b.jpg]Tim"), and before a footnote mark ending a path
     ("page.html[1]", as text made from HTML numbers its links)."""
+    if "[" not in uri and "]" not in uri and "}" not in uri:
+        return uri
     start = tail_start(uri, colon)
     m = _SECOND_URI.search(uri, start)
     if m is not None:

@@ -12,14 +12,12 @@ dense prefilters (``Speed.dense``): the colons by the scheme names in C
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 
 from urimine.fast.dense import LOOKAHEAD, DenseColons
 from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Mode
 from urimine.rules.context import Context
-from urimine.rules.escaped import NEEDLES
 from urimine.speed import ScanStats
 
 __all__ = ["LOOKAHEAD", "TriggerFinder"]
@@ -81,12 +79,11 @@ class TriggerFinder:
     def next(self, pos: int) -> int:
         """The first trigger at or after ``pos``, or -1."""
         at = self.at
-        if len(at) >= 2:
-            # The two first trigger characters (":" and "<", the frequent ones), written
-            # out (this runs once a trigger): each one's next trigger is kept until
-            # passed; a sparse one is searched here, a dense one by _next_of. The rare
-            # ones after them ("&", "\\") are searched again only once passed.
-            first, second = at[0], at[1]
+        if len(at) == 2:
+            # Today's two trigger characters, written out (this runs once a trigger):
+            # each one's next trigger is kept until passed; a sparse one is searched
+            # here, a dense one by _next_of.
+            first, second = at
             buf, limit, until = self.buf, self.limit, self.until
             if first < pos:
                 if until[0] < 0 and pos < limit:
@@ -105,26 +102,12 @@ class TriggerFinder:
                     second = self._next_of(1, pos)
                 at[1] = second
             best = first if first < second else second
-            if len(at) > 2:
-                best = self._rare(pos, best)
         else:
             for k, found in enumerate(at):
                 if found < pos:
                     at[k] = self._next_of(k, pos)
             best = min(at)
         return best if best != NONE else -1
-
-    def _rare(self, pos: int, best: int) -> int:
-        """The first of *best* and the rare characters' next triggers (each searched
-        again only once passed)."""
-        at = self.at
-        for k in range(2, len(at)):
-            found = at[k]
-            if found < pos:
-                found = at[k] = self._next_of(k, pos)
-            if found < best:
-                best = found
-        return best
 
     def _next_of(self, k: int, pos: int) -> int:
         """Character *k*'s next trigger from *pos*: in a dense stretch, its dense search's;
@@ -192,46 +175,5 @@ class TriggerFinder:
 
 
 def _search(found: re.Pattern[str] | None, char: str) -> Callable[..., re.Match[str] | None]:
-    """The prefilter's search, or one for the bare character where no rule has one; for
-    a character text rarely holds ("&", "\\"), ``str.find`` of what its fragments start
-    with, then the prefilter's match there (``str.find`` passes over text many times
-    faster than the engine's search for a literal; each one's last position is kept, so
-    text is passed over once)."""
-    pattern = found or re.compile(re.escape(char))
-    needles = NEEDLES.get(char)
-    if needles is None:
-        return pattern.search
-    return _Rare(pattern, needles).search
-
-
-class _Rare:
-    """:func:`_search` for a rare character: the next place of each of its needles."""
-
-    __slots__ = ("match", "needles", "next")
-
-    def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...]) -> None:
-        self.match = pattern.match
-        self.needles = needles
-        self.next = [(sys.maxsize, -1)] * len(needles)  # (searched from, found at), per needle
-
-    def search(self, buf: str, pos: int, end: int = sys.maxsize) -> re.Match[str] | None:
-        while True:
-            k = self._first(buf, pos, end)
-            if k < 0:
-                return None
-            m = self.match(buf, k, end)
-            if m is not None:
-                return m
-            pos = k + 1
-
-    def _first(self, buf: str, pos: int, end: int) -> int:
-        best = -1
-        for n, needle in enumerate(self.needles):
-            start, at = self.next[n]
-            if not (start <= pos and (at >= pos or at < 0) and end == sys.maxsize):
-                at = buf.find(needle, pos, end)
-                if end == sys.maxsize:
-                    self.next[n] = (pos, at)
-            if at >= 0 and (best < 0 or at < best):
-                best = at
-        return best
+    """The prefilter's search, or one for the bare character where no rule has one."""
+    return (found or re.compile(re.escape(char))).search
