@@ -126,6 +126,7 @@ SLASHED: list[tuple[str, list[Expected]]] = [
     ("'redis://cache.example:6379/0'", [("redis://cache.example:6379/0", "quote", None, True)]),
     # without "//" and an authority the registry rule stays
     ("foo:// bar:///x baz:qux custom:thing WARNING://This C://Windows", []),
+    ('<img src=3D"ht=\ntp://www.comics.com/a.gif">', []),
     # prose before a scheme: a label of one letter, a capitalised label
     (
         "e.g.foo://x.example/a Note:foo://y.example/b",

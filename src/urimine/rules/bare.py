@@ -127,15 +127,18 @@ _IP_START = "0-9A-Fa-fVv:"
 """What an IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6
 address, "v" of IPvFuture)."""
 _MAY_HOLD = (
-    rf":(?=[^{STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)(?!//[{STOP}])(?!//\[[^{_IP_START}])"
+    rf":(?=[^{STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z|\\/)(?!//[{STOP}])"
+    rf"(?!//\[[^{_IP_START}])"
 )
 """After a scheme's colon, what a URI may hold there (seed 002 section 3; RFC 3986 3.3):
 not a stop character, "[" or "]" (only an IP literal after "//" holds them), nor "%"
-without two hex digits, nor "//[" then what starts no IP literal. The rule cuts a bare
+without two hex digits, nor "//[" then what starts no IP literal (JSON's escaped slash
+"\\/" is the escaped rule's). The rule cuts a bare
 URI at the first character its grammar refuses, but not within three characters of the
 colon: there it can only reject ("tel:[x]", "mailto:%zz")."""
-_SLASHES = rf":(?=//[^{STOP}])(?!//\[[^{_IP_START}])"
-"""After the colon of a scheme that needs an authority (bare text, :func:`validate`)."""
+_SLASHES = rf":(?=//[^{STOP}]|\\/\\/)(?!//\[[^{_IP_START}])"
+"""After the colon of a scheme that needs an authority (bare text, :func:`validate`), or
+JSON's escaped "\\/\\/"."""
 
 
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:

@@ -66,9 +66,9 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
-    if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
-        return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
     if registered:
+        if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+            return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:

@@ -80,9 +80,9 @@ COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{STOP}]|\\/)"
 """Every colon a colon rule may take: after a scheme character, not after digits alone,
 before a run character or JSON's escaped slash (the look-behind first: "::::" fails it
 at once)."""
-COLON_AFTER = rf":(?=[^{STOP}])(?!//[{STOP}])"
-"""What the colon site itself dismisses is not this: nothing after the colon, or after
-its slashes."""
+COLON_AFTER = rf":(?=[^{STOP}]|\\/)(?!//[{STOP}])"
+"""What the colon site itself dismisses is not this: nothing after the colon (but JSON's
+escaped slash), or after its slashes."""
 
 LINE_LOOKBEHIND = 512
 """How far back the start of a line is looked for (mail quote markers)."""

@@ -12,7 +12,8 @@
   of RFC 3986 3.3 may hold the colon and the slashes, and reading it from the second
   name would invent ``mysql://host/db``.
 - The scheme must be written in lower case and be two characters long at least: "C://"
-  is a drive letter, "WARNING://This" a word in prose.
+  is a drive letter, "WARNING://This" a word in prose; nor may it be the tail of a web
+  scheme a broken line leaves ("ht=\ntp://", quoted-printable read raw).
 - A dotted word is a scheme whole (``com.example.app://``, RFC 3986 3.1 allows dots),
   unless a label of one character makes it prose (``e.g.foo://``: ``foo``).
 
@@ -30,7 +31,7 @@ from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.patterns import COLON_SPARSE, SCHEME_CHAR, SCHEME_CHARS, STOP
 
-__all__ = ["AFTER", "escaped_fragment", "fragment", "slashes_follow", "unregistered"]
+__all__ = ["AFTER", "fragment", "slashes_follow", "unregistered"]
 
 GLUED = ("https", "http")
 """The schemes a glued word may end with (longest first): the web's, which text runs
@@ -39,6 +40,8 @@ AFTER = rf":(?=//[^{STOP}/?#])"
 """What follows the colon of a word these rules take: "//" and an authority's first
 character."""
 _AFTER = re.compile(AFTER)
+_WEB_TAILS = frozenset({"tp", "ttp", "ps", "tps", "ttps"})
+"""The tails of "http", "https" and "ftp" a broken line leaves: never a scheme alone."""
 _ABBREVIATION = re.compile(r"(?:^|\.)[a-z0-9]\.")  # a label of one character
 # The scheme of a chain before a word's start ("jdbc:" before "mysql"), searched backwards.
 _CHAIN = regex.compile(rf"(?<![{SCHEME_CHAR}])[A-Za-z][{SCHEME_CHAR}]*:\Z", regex.REVERSE)
@@ -65,8 +68,10 @@ def unregistered(
         name = _glued(scheme)
         if name is not None:
             return i - len(name), name
-    if "slashed" not in ctx.rules or len(scheme) < 2 or not buf[s:i].islower():
-        return None  # "C://", "WARNING://": a drive letter, a word shouted in prose
+    if "slashed" not in ctx.rules or len(scheme) < 2 or scheme in _WEB_TAILS:
+        return None  # "C://"; "ht=\ntp://": a web scheme broken by a line (quoted-printable)
+    if not buf[s:i].islower():
+        return None  # "WARNING://This": a word shouted in prose
     if "." in scheme:
         cut = scheme.rfind(".") + 1
         tail = scheme[cut:]
@@ -106,15 +111,3 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     if mode is Mode.SPARSE:
         return COLON_SPARSE
     return [ColonFragment(None, AFTER, any_word=True)]
-
-
-_JSON_AFTER = r":(?=\\/)"
-
-
-def escaped_fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
-    """The escaped rule's at a colon: JSON's escaped slashes after it ("https:\\/\\/"),
-    for a name the colon rule takes (its entities, "&lt;http:", are at colons the bare
-    rule's fragments already hold)."""
-    if mode is Mode.SPARSE:
-        return COLON_SPARSE  # (it holds the escaped slash)
-    return [ColonFragment(cfg.schemes - {"urn"}, _JSON_AFTER)]

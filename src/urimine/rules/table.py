@@ -12,7 +12,6 @@ from __future__ import annotations
 from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
-from urimine.rules.slashed import escaped_fragment
 
 __all__ = ["TABLE", "fragments", "sites"]
 
@@ -82,7 +81,7 @@ TABLE: tuple[Rule, ...] = (
     Rule(
         "escaped",
         {":": colon.decide},
-        {":": escaped_fragment},
+        {":": bare.fragment},
         "&lt;...&gt;, &quot;...&quot; delimit; https:\\/\\/ is read unescaped (JSON)",
     ),
     Rule(
