@@ -13,11 +13,11 @@ from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingT
 from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.config import Config
 from urimine.rules.context import Context
-from urimine.rules.delimit import CUTTABLE, run_end, trim
+from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
 from urimine.rules.hyphen import other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
-from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP
-from urimine.rules.webchars import head_end, validate_web, web_cut
+from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP, STOP_CHAR
+from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["fragment", "uri_at"]
@@ -36,10 +36,9 @@ def uri_at(
 ) -> Candidate | PendingType | None:
     """The URI of ``scheme`` (lower case) written from ``s`` whose colon is at ``i``; its
     raw text starts at ``raw_start`` (a quote or ``URL:`` before it, per *context*)."""
-    e = run_end(ctx, buf, i + 1, final)
+    e = _run_to(ctx, buf, i, final)
     if e < 0:
         return Pending
-    e = head_end(buf, i + 1, e)
     if e == i + 3 and buf[i + 1 : e] == "//":
         return None  # "http:// " is not a candidate
     if e - s >= ctx.max_len:
@@ -53,7 +52,7 @@ def uri_at(
         whole, last, e, depth = joined
     uri, longer = whole, None
     if closed:
-        found, strict = validate_web(ctx, uri, scheme, bare=True)
+        found, strict = _checked(ctx, uri, scheme)
     else:
         uri, found, strict = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
         uri, longer = _possessive(ctx, uri, found, len(scheme) + 1, buf[s - 1] if s else "")
@@ -66,13 +65,37 @@ def uri_at(
         return Candidate(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
-    if ctx.labels and context != "url-prefix" and is_label(buf, s, i, e, scheme):
+    if (
+        scheme not in ctx.label_free
+        and ctx.labels
+        and context != "url-prefix"
+        and is_label(buf, s, i, e, scheme)
+    ):
         return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
     alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
 
 
 _POSSESSIVE = ("'s", "\u2019s")
+_HAS_STOP = STOP_CHAR.search
+"""Whether a run holds a character that ends a URI's head (else its head is all of it)."""
+
+
+def _run_to(ctx: Context, buf: str, i: int, final: bool) -> int:
+    """Where the run of URI characters after the colon ``i`` ends (its head ending at a
+    character of STOP), or -1 (the buffer may cut it short)."""
+    e = run_end(ctx, buf, i + 1, final)
+    if e >= 0 and _HAS_STOP(buf, i + 1, e) is not None:
+        e = head_end(buf, i + 1, e)
+    return e
+
+
+def _checked(ctx: Context, uri: str, scheme: str) -> tuple[tuple[Reason, str, int] | None, bool]:
+    """:func:`validate_web` of a bare *uri*, its common case written out."""
+    found = validate(ctx, uri, scheme, bare=True)
+    if found is None:
+        return None, True
+    return web_retry(ctx, uri, scheme, found, bare=True)
 
 
 def _possessive(

@@ -66,6 +66,8 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
+    if s > 3 and buf[s - 1] == ":" and _after_urn(ctx, buf, s):
+        return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
     if registered:
         if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
             return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
@@ -173,3 +175,13 @@ def takes_at(ctx: Context, buf: str, i: int, scheme: str, final: bool) -> bool:
     """:func:`takes`, or the colon ``i`` is followed by "//" (or may be, the buffer ending
     first) and the rules of :mod:`urimine.rules.slashed` are on."""
     return takes(ctx, scheme) or (ctx.slashed and slashes_follow(buf, i, final))
+
+
+def _after_urn(ctx: Context, buf: str, s: int) -> bool:
+    """Whether the word at ``s`` stands right after "urn:" (not glued to a word), where
+    the URN rule decides: its NID."""
+    return (
+        buf[s - 4 : s - 1].lower() == "urn"
+        and (s == 4 or buf[s - 5] not in SCHEME_CHARS)
+        and "urn" in ctx.rules
+    )

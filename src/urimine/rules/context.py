@@ -7,6 +7,7 @@ import re
 
 from urimine.fast.memos import Memos
 from urimine.rules.config import Config
+from urimine.rules.labels import never_labels
 from urimine.speed import Speed
 
 __all__ = ["Context"]
@@ -23,6 +24,7 @@ class Context:
         "guess",
         "guessing",
         "kept",
+        "label_free",
         "labels",
         "max_len",
         "memo",
@@ -45,6 +47,8 @@ class Context:
         self.bare = "bare" in cfg.rules
         self.slashed = bool({"slashed", "glued"} & cfg.rules)
         self.labels = "labels" in cfg.rules
+        self.label_free = never_labels() if self.labels else frozenset()
+        """The schemes the labels rule never rejects (checked first: most hits')."""
         self.escaped = "escaped" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning

@@ -28,7 +28,7 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["is_label", "permanent_schemes"]
+__all__ = ["is_label", "never_labels", "permanent_schemes"]
 
 _PHONES = frozenset({"tel", "fax", "modem"})
 _HEX_PAIRS = re.compile(r"[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2})+")
@@ -56,7 +56,7 @@ def is_label(buf: str, s: int, i: int, e: int, scheme: str) -> bool:
     """Whether the candidate ``buf[s:e]`` of *scheme* (lower case, its colon at ``i``) is
     a label, not a URI. It reads nothing past the white space around the word (a word
     is decided alone the same)."""
-    if scheme in _never():
+    if scheme in never_labels():
         return False
     rest = buf[i + 1 : e]
     if rest.startswith("//"):
@@ -72,6 +72,6 @@ def is_label(buf: str, s: int, i: int, e: int, scheme: str) -> bool:
 
 
 @cache
-def _never() -> frozenset[str]:
+def never_labels() -> frozenset[str]:
     """The schemes no rule here makes a label: the permanent ones, but the telephone's."""
     return permanent_schemes() - _PHONES

@@ -4,6 +4,7 @@ for any URI (a URN is one)."""
 
 from __future__ import annotations
 
+from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast.memos import Kept
 from urimine.rules import quote as quote_rule
@@ -103,18 +104,23 @@ def urn_at(
             context, raw_start = "bare", s
     found = check_urn(uri)
     if found is not None:
-        # A URN rejected leaves nothing behind: its text is passed over ("urn:xmpp:a%00b"
-        # holds no "xmpp:" URI), and so are the pieces joined to it.
-        return Candidate(raw_start, e, context, uri, reason=found[0])
+        # Rejected for a piece after the first: the pieces are passed over (each URN
+        # starting in them would be joined to that piece again). (Its NID is no scheme
+        # either: the colon rule declines a word right after "urn:".)
+        return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
     alt = other_reading(buf, s, e, trimmed, last, depth)
     if alt is not None and check_urn(alt) is not None:
         alt = None
     return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn", alt)
 
 
+_NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
 _STANDS = rf":(?<=[Uu][Rr][Nn]:){NID_COLON}{PCHAR}"
 """After "urn:", where a URN in text stands: an NID, its colon and a pchar (else the rule
-rejects at once, consuming nothing; a URN it rejects after that is passed over whole)."""
+rejects at once, consuming nothing)."""
+_MAY_STAND = rf":(?<=[Uu][Rr][Nn]:)(?![Uu][Rr][Nn]:){NID_COLON}(?!{_NUL_SOON}){PCHAR}"
+"""The same but where the check rejects it whatever follows, where it is not too long:
+the NID "urn" (2.1 reserves it), an NSS starting with "%00" (2.5.3)."""
 
 
 _NID_START = ("A-Za-z0-9", r"A-Za-z0-9\-")
@@ -129,4 +135,4 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return COLON_SPARSE
     if mode is Mode.DENSE:
         return [ColonFragment(frozenset({"urn"}), COLON_AFTER)]
-    return [ColonFragment(frozenset({"urn"}), _STANDS, None, _NID_START)]
+    return [ColonFragment(frozenset({"urn"}), _STANDS, _MAY_STAND, _NID_START)]

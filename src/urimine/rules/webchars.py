@@ -19,7 +19,7 @@ from urimine.rules.context import Context
 from urimine.rules.delimit import validate
 from urimine.rules.patterns import STOP, WEB_CHARS
 
-__all__ = ["head_end", "lax_form", "tail_start", "validate_web", "web_cut"]
+__all__ = ["head_end", "lax_form", "tail_start", "validate_web", "web_cut", "web_retry"]
 
 _HEAD = re.compile(rf"//[^{STOP}/?#]*+|[^{STOP}?#]*+")
 _TAIL_START = re.compile(r"//[^/?#]*+|[^?#]*+")
@@ -101,7 +101,16 @@ def validate_web(
     the URI is strict. A URI refused only for web characters is taken, not strict,
     where the rule is on; else it is rejected with no position to cut at (-1)."""
     found = validate(ctx, uri, scheme, bare=bare)
-    if found is None or found[0] not in LAXABLE or scheme == "urn":
+    if found is None:
+        return None, True
+    return web_retry(ctx, uri, scheme, found, bare=bare)
+
+
+def web_retry(
+    ctx: Context, uri: str, scheme: str, found: tuple[Reason, str, int], *, bare: bool
+) -> tuple[tuple[Reason, str, int] | None, bool]:
+    """:func:`validate_web` after :func:`validate` refused *uri* for *found*."""
+    if found[0] not in LAXABLE or scheme == "urn":
         return found, True
     lax = lax_form(uri, len(scheme))
     if lax == uri:
