@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from urimine import _abnf
+from urimine.errors import Reason
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
@@ -83,10 +84,10 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 _BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
 
 
-def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
-    takes it whole; else None (the general path decides)."""
+    takes it whole (or the label it is); else None (the general path decides)."""
     before = buf[s - 1] if s else ""
     if before in _BLOCKERS or (
         (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
@@ -99,8 +100,12 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return None
     e = fast.end(_OPAQUE)
     if e >= 0:
-        if scheme in AUTHORITY_SCHEMES or (ctx.labels and is_label(buf, s, i, e, scheme)):
-            return None  # (the general path rejects a label)
+        if scheme in AUTHORITY_SCHEMES:
+            return None
+        if scheme not in ctx.label_free and ctx.labels and is_label(buf, s, i, e, scheme):
+            # A label, as the general path rejects it (taken whole, in bare text).
+            uri = buf[s:e]
+            return Candidate(s, e, "bare", uri, reason=Reason.NOT_A_URI, detail="label")
         return _opaque(buf, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
