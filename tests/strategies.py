@@ -75,6 +75,14 @@ OTHER_PIECES = [
     *("\x0c", "\x1c", "\x85", "\u2028", "<URL:\u00a0", "<\u3000", "-\x0c\n", "\x00", "\ufffd"),
 ]
 
+# Issue 30: web characters, unregistered schemes with "//", chains, glued schemes.
+FIDELITY_PIECES = [
+    *("s3://", "git+https://", "jdbc:", "mysql://", "texthttp://", "x.comhttps://", "//", "b"),
+    *("app@db.x.info:", "@", "e.g.foo://", "Note:", "a.b.c://", "{", "}", "|", "[]", "^", "#"),
+    *("\u2013", "\uff1f", "\u3002", "\u00bb", "\u201d", "'s ", "&lt;", "&gt;", "&amp;"),
+    *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
+]
+
 ALL_PIECES = list(
     dict.fromkeys(
         EDGE_PIECES
@@ -84,6 +92,7 @@ ALL_PIECES = list(
         + RUN_PIECES
         + WORD_PIECES
         + OTHER_PIECES
+        + FIDELITY_PIECES
     )
 )
 

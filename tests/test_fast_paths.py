@@ -276,7 +276,8 @@ def test_words_remembered_are_bounded() -> None:
     than ``Tuning.word_kept`` characters: text whose words keep changing does not make
     the scanner grow."""
     text = "".join(
-        f"HTTP://A.B[{k} sip:#[{k}] file::{k}\n" * (8192 // (29 + 3 * len(str(k))))
+        # (a stray "%": "sip:#[0]" is a URI by the web-chars rule, issue 30 item 1)
+        f"HTTP://A.B[{k} sip:#%[{k}] file::{k}\n" * (8192 // (30 + 3 * len(str(k))))
         for k in range(300)
     )
     bounded = Scanner(speed=Speed().tuned(word_kept=2000))

@@ -146,11 +146,11 @@ def test_binary_streams_and_stdin(inputs: dict[str, Path]) -> None:
 
 def test_options_are_named(inputs: dict[str, Path], tmp_path: Path) -> None:
     odd = tmp_path / "odd.txt"
-    odd.write_text("see web+demo://x.example/p and http://a.example/a http://a.example/a\n")
+    odd.write_text("see web+demo:x.example/p and http://a.example/a http://a.example/a\n")
     assert [r.hit.uri for r in urimine.extract_path(odd)] == ["http://a.example/a"] * 2
     assert [r.hit.uri for r in urimine.extract_path(odd, unique=True)] == ["http://a.example/a"]
     extra = [r.hit.uri for r in urimine.extract_path(odd, extra_schemes=["web+demo"])]
-    assert extra[0] == "web+demo://x.example/p"
+    assert extra[0] == "web+demo:x.example/p"
     assert [r.hit.context for r in urimine.extract_path(odd, rules=["angle"])] == []
     latin = [r.hit.uri for r in urimine.extract_path(FIXTURES / "latin1.txt", encoding="latin-1")]
     assert latin[0].startswith("http://example.org/caf")
@@ -219,9 +219,9 @@ def test_errors_raise_after_the_readable_part_or_go_to_on_error(tmp_path: Path) 
 
 
 def test_extract_names_its_options() -> None:
-    text = "see web+x://a.example/p and <http://b.example/q> http://c.example/" + "r" * 80
+    text = "see web+x:a.example/p and <http://b.example/q> http://c.example/" + "r" * 80
     assert urimine.extract(text) == ["http://b.example/q", "http://c.example/" + "r" * 80]
-    assert urimine.extract(text, extra_schemes=["web+x"])[0] == "web+x://a.example/p"
+    assert urimine.extract(text, extra_schemes=["web+x"])[0] == "web+x:a.example/p"
     assert urimine.extract(text, rules="strict") == ["http://b.example/q"]
     assert urimine.extract(text, max_length=64) == ["http://b.example/q"]
     assert [h.uri for h in urimine.finditer(text, rules=["angle"])] == ["http://b.example/q"]

@@ -82,7 +82,11 @@ CASES = [
         ],
     ),
     ("ldap://[2001:db8::7]/c=GB?objectClass?one", ["ldap://[2001:db8::7]/c=GB?objectClass?one"]),
-    ("randomtexthttp://x.example/ e.g.http://y.example/", ["http://y.example/"]),
+    # a glued "http://" is its registered scheme (issue 30 item 4)
+    (
+        "randomtexthttp://x.example/ e.g.http://y.example/",
+        ["http://x.example/", "http://y.example/"],
+    ),
     ("http://x.example/a b", ["http://x.example/a"]),
     ("http://x.example/%zz", ["http://x.example/"]),  # the URI ends before a bad escape
     # 5. hyphen at a line break
@@ -90,10 +94,11 @@ CASES = [
         "http://www.example.com/some-\n    thing/else here",
         ["http://www.example.com/some-thing/else"],
     ),
-    # 6. URNs: the NSS ends at an excluded character (003 2.5.3); query and fragment
+    # 6. URNs: the NSS ends at an excluded character (003 2.5.3), "/" is in it (RFC 8141
+    #    section 2; issue 30 item 9); query and fragment
     (
         'urn:isbn:0451450523. urn:ietf:rfc:2141/x urn:example:a"b urn:example:q?s=I2U#f',
-        ["urn:isbn:0451450523", "urn:ietf:rfc:2141", "urn:example:a", "urn:example:q?s=I2U#f"],
+        ["urn:isbn:0451450523", "urn:ietf:rfc:2141/x", "urn:example:a", "urn:example:q?s=I2U#f"],
     ),
     (
         "<urn:ietf:rfc:3986> <URN:ISBN:0-395-36341-1>",
@@ -162,7 +167,12 @@ def test_hit_fields() -> None:
 
 
 def test_any_scheme_inside_angle_brackets_only_registered_outside() -> None:
-    assert uris("<svn+ssh://h.example/r> svn+ssh://h.example/s") == ["svn+ssh://h.example/r"]
+    # outside them, with "//" and an authority (issue 30 item 2)
+    assert uris("<svn+ssh://h.example/r> svn+ssh://h.example/s") == [
+        "svn+ssh://h.example/r",
+        "svn+ssh://h.example/s",
+    ]
+    assert uris("<svn+ssh:r> svn+ssh:s") == ["svn+ssh:r"]
     assert uris("svn+ssh://h.example/s", extra_schemes=["svn+ssh"]) == ["svn+ssh://h.example/s"]
     assert uris("custom:thing", rules="lenient") == ["custom:thing"]
 
@@ -249,8 +259,10 @@ def test_urn_escape_cut_by_the_first_chunk(cut: int) -> None:
             "URN:ISBN:0-395-36341-1",
             "URN:ISBN:039536341-1",
         ),
-        # each piece goes on with its component: "/" ends the NSS (003 2.5.3), not a query
-        ("urn:ab:c-\n d/e", "urn:ab:c-d", "urn:ab:cd"),
+        # each piece goes on with its component: "/" is the NSS's (RFC 8141 section 2;
+        # issue 30 item 9), "[" ends it (003 2.5.3), a query's pieces take "/" and "?"
+        ("urn:ab:c-\n d/e", "urn:ab:c-d/e", "urn:ab:cd/e"),
+        ("urn:ab:c-\n d[e", "urn:ab:c-d", "urn:ab:cd"),
         ("urn:ab:c?x-\n y#z-\n w/v end", "urn:ab:c?x-y#z-w/v", "urn:ab:c?xy#zw/v"),
         # no piece after a blank line, a line of other quote depth, or a space first
         ("urn:ab:c-\n\nd", "urn:ab:c-", None),

@@ -67,6 +67,7 @@ def test_peer_urn_equivalence(case: dict[str, object]) -> None:
         "urn:" + "a" * 32 + ":x",  # 003 2.1: at most 32 characters
         "urn:x-y:@:!$&'()*+,;=",  # every pchar
         "urn:foo:a%2Fb",  # "/" percent-encoded (2.5.1)
+        "urn:example:a/b/c",  # RFC 8141 2: NSS = pchar *( pchar / "/" ) (issue 30 item 9)
         "urn:foo:bar?s=I2L&c=ToC",  # 2.3.2
         "urn:foo:bar?+abc",  # 2.3: any RFC 3986 query is accepted
         "urn:foo:bar#frag/?",  # 2.4
@@ -93,7 +94,7 @@ def test_valid_urns(urn: str) -> None:
         ("urn:ab", Reason.BAD_NSS, 6),
         ("urn:ab:", Reason.BAD_NSS, 7),  # NSS = 1*pchar
         ("urn:ab:?x=y", Reason.BAD_NSS, 7),
-        ("urn:ab:a/b", Reason.BAD_NSS, 8),  # 2.5.1: "/" not allowed literally
+        ("urn:ab:/b", Reason.BAD_NSS, 7),  # RFC 8141 2: the NSS starts with a pchar
         ("urn:ab:a[b", Reason.BAD_NSS, 8),
         ("urn:ab:a b", Reason.ILLEGAL_CHAR, 8),  # 2.5.3 excluded
         ("urn:ab:a%zz", Reason.BAD_PERCENT, 8),

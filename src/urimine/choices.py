@@ -24,6 +24,13 @@ ALL_RULES: tuple[str, ...] = (
     "legacy-urn",
     "hyphen",
     "any-scheme",
+    "web-chars",
+    "slashed",
+    "glued",
+    "possessive",
+    "escaped",
+    "latex",
+    "labels",
 )
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),

@@ -37,7 +37,13 @@ class Hit(NamedTuple):
     key: str
     """The dedup key (:func:`urimine.dedup_key` of ``uri``)."""
     alternative: str | None = None
-    """For a URI broken after a hyphen at a line break: the reading without that hyphen."""
+    """Another reading of the text: for a URI broken after a hyphen at a line break, the
+    one without that hyphen."""
+    strict: bool = True
+    """False where the URI as written holds characters RFC 3986 (and RFC 3987) refuse
+    there but real links carry and browsers accept ("[ ] { } | ^" in a path, query or
+    fragment, a second "#"): it is reported as written, its key percent-encoded as a
+    browser would (WHATWG URL)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ __all__ = [
     "normalize_uri",
     "remove_dot_segments",
     "upper_percent_hex",
+    "web_key",
 ]
 
 _PCT_RE = re.compile(r"%([0-9A-Fa-f]{2})")
@@ -269,6 +270,24 @@ def normalize_uri(s: str) -> str:
     if u.fragment is not None:
         parts += ["#", _normalize_component(u.fragment)]
     return "".join(parts)
+
+
+# The URL Standard's path percent-encode set past the query set (which a URI as written
+# in text never holds): "?" starts the query, so "^ ` { }" are left.
+_WHATWG_PATH = str.maketrans({"^": "%5E", "`": "%60", "{": "%7B", "}": "%7D"})
+
+
+def web_key(s: str) -> str:
+    """The key of a URI that is not strict RFC 3986 (``Hit.strict`` false): its normal
+    form, with its path percent-encoded as a browser does (WHATWG URL, the path
+    percent-encode set); "[ ] |" and a second "#" stay, as the query and fragment sets
+    leave them."""
+    key = normalize_uri(s)
+    u = split_reference(key)
+    if u.scheme is None or not any(c in u.path for c in "^`{}"):
+        return key
+    start = len(u.scheme) + 1 + (0 if u.authority is None else 2 + len(u.authority))
+    return key[:start] + u.path.translate(_WHATWG_PATH) + key[start + len(u.path) :]
 
 
 def urn_key(s: str) -> str:

@@ -156,6 +156,7 @@ class Record(NamedTuple):
             "start": h.start,
             "end": h.end,
             "alternative": h.alternative,
+            "strict": h.strict,
         }
         if self.is_mail:
             out["message_index"] = self.doc_index

@@ -103,10 +103,10 @@ class Selector:
                 return None
         uri, key = hit.uri, hit.key
         if self.strip_fragment and hit.kind == "uri" and "#" in uri:
-            from urimine.normalize import dedup_key
+            from urimine.normalize import dedup_key, web_key
 
             uri = uri.split("#", 1)[0]
-            key = dedup_key(uri)
+            key = dedup_key(uri) if hit.strict else web_key(uri)
         if self.mode != "all":
             # Duplicates are dropped before their row is built: most hits are repeats.
             if self.mode == "document" and rec.document != self.doc:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 
 from urimine.fast.words import WordLeaps
 from urimine.model import Hit, Rejection
-from urimine.normalize import dedup_key
+from urimine.normalize import dedup_key, web_key
 from urimine.rules.base import Candidate, Site
 from urimine.rules.config import Config
 from urimine.rules.context import Context
@@ -159,9 +159,9 @@ class Scanner:
         cursor.advance(buf, base, c.start)
         start = base + c.start
         column = start - cursor.line_start + 1
-        key = dedup_key(c.uri)
+        key = dedup_key(c.uri) if c.strict else web_key(c.uri)
         fields = (c.uri, buf[c.start : c.end], start, base + c.end, cursor.line, column)
-        return _new_hit(Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative))
+        return _new_hit(Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative, c.strict))
 
     def rejection(self, buf: str, c: Candidate) -> Rejection:
         """The rejection of a candidate."""

@@ -52,6 +52,7 @@ FIELDS = (
     "start",
     "end",
     "alternative",
+    "strict",
     "message_index",
     "message_id",
     "part",

@@ -1,10 +1,11 @@
 """URN syntax: modern ``urn:NID:NSS`` (seed 003 section 2) and the 1993 form (seed 000).
 
-Modern URNs follow seed 003 (draft-ietf-urnbis-rfc2141bis-urn-03) literally: the NSS is
-``1*pchar`` (2.2), so "/" is not allowed in it (2.5.1) -- RFC 8141 later allowed "/" --,
-and "%00" is refused (2.5.3). A query (2.3) and a fragment (2.4) are accepted with the
-RFC 3986 character sets; :func:`query_is_directives` says whether a query also follows
-the 2.3 ``directive *( "&" directive )`` syntax.
+Modern URNs follow seed 003 (draft-ietf-urnbis-rfc2141bis-urn-03) as RFC 8141, the
+standard it became, settled it: the NSS is ``pchar *( pchar / "/" )`` (RFC 8141 section
+2; the draft's 2.5.1 still refused "/"), and "%00" is refused (seed 003 2.5.3). A query
+(2.3) and a fragment (2.4) are accepted with the RFC 3986 character sets;
+:func:`query_is_directives` says whether a query also follows the 2.3
+``directive *( "&" directive )`` syntax.
 
 Legacy URNs (seed 000, draft-ietf-uri-resource-names-01, 1993) include their angle
 brackets: ``<URN:ASCII:IANA:merit.edu:1929642>``. Components keep their backslash escapes.
@@ -30,8 +31,8 @@ __all__ = [
 
 # 003 2.1:  NID = (ALPHA / DIGIT) 0*30(ALPHA / DIGIT / "-") (ALPHA / DIGIT); "urn" reserved.
 NID = r"(?![Uu][Rr][Nn]:)[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]"
-# 003 2.2:  NSS = 1*pchar
-NSS = f"(?:[{_abnf.PCHAR_CHARS}]|{_abnf.PCT_ENCODED})(?:{_abnf.star(_abnf.PCHAR_CHARS)})"
+# RFC 8141 2:  NSS = pchar *( pchar / "/" )   (seed 003 2.2 had 1*pchar)
+NSS = f"(?:[{_abnf.PCHAR_CHARS}]|{_abnf.PCT_ENCODED})(?:{_abnf.star(_abnf.PCHAR_CHARS + '/')})"
 # 003 2:  URI = scheme ":" path-rootless [ "?" query ] [ "#" fragment ]; urn-path = NID ":" NSS
 _URN_RE = re.compile(
     f"[Uu][Rr][Nn]:(?P<nid>{NID}):(?P<nss>{NSS})"
@@ -127,8 +128,7 @@ def _diagnose_urn(s: str) -> tuple[Reason, int]:
     if bad is not None:
         reason, pos = bad
         return (Reason.BAD_NSS if reason == Reason.BAD_PATH else reason), pos
-    slash = s.find("/", colon)  # 003 2.5.1: "/" must be percent-encoded in the NSS
-    return Reason.BAD_NSS, slash if slash >= 0 else colon + 1
+    return Reason.BAD_NSS, colon + 1
 
 
 def check_legacy_urn(s: str) -> tuple[Reason, int] | None:

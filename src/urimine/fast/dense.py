@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from urimine.fast.prefilters import ColonNames
-from urimine.rules.patterns import ASCII_STOP, SCHEME_MAX
+from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
 
 __all__ = ["LOOKAHEAD", "DenseColons"]
 
@@ -25,7 +25,7 @@ LOOKAHEAD = 256
 """How much text the prefilters read after a trigger: "<", 64 white space, "URL:", 64
 more and a 64-character scheme and its colon."""
 _NONE = 1 << 62
-_ASCII_STOP = re.compile(ASCII_STOP).search
+_ASCII_STOP = re.compile(ASCII_RUN_STOP).search
 # A run of scheme characters too long for the strict names pattern (see ColonNames).
 _SCHEME_RUNS = bytes(
     ord("a") if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789+.-" else ord(" ")
@@ -144,14 +144,20 @@ class DenseColons:
         matches = pattern.finditer(block[::-1])
         if not self.check:
             return [p for m in matches if start <= (p := last - m.start()) < stop]
-        short, after = names.short, names.after
+        short, after, other = names.short, names.after, names.any_after
         found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
         found.reverse()  # (forwards: the run measured last serves the colons after it)
         kept = [
             p
             for p, name in found
-            if short[name].match(buf, p) is not None
-            or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
+            if (
+                name in short
+                and (
+                    short[name].match(buf, p) is not None
+                    or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
+                )
+            )
+            or (other is not None and other.match(buf, p) is not None)
         ]
         kept.reverse()
         return kept

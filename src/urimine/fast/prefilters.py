@@ -66,8 +66,12 @@ class ColonNames:
     """By name (reversed ASCII, as the search finds it), what must follow its colon."""
     short: dict[bytes, re.Pattern[str]]
     """The same where no candidate from the colon can be too long."""
+    any_after: re.Pattern[str] | None = None
+    """What must follow the colon of any other word (the rules that take any word before
+    "//"); None: no rule does."""
 
 
+_STOP_BUT_BACKSLASH = ASCII_STOP.replace("\\x5c", "")
 _BOUNDARY_STRICT = r"(?:\.|(?![a-z])(?![0-9+\-][a-z]))"
 
 
@@ -80,10 +84,14 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     checks: dict[str, list[str]] = {}
     shorts: dict[str, list[str]] = {}
     nears: dict[str, set[tuple[str, ...]]] = {}
+    any_word: list[str] = []
     for fragment in fragments(cfg, ":"):
         found = fragment(mode, cfg)
         assert isinstance(found, list), found
         for part in found:
+            if part.any_word:
+                any_word.append(part.after)  # (by its own branch: the names keep theirs)
+                continue
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
@@ -100,12 +108,16 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         + f"(?:{word_tree(names)})"
         for near, names in sorted(groups.items())
     ]
-    head = rf":(?<!{ASCII_STOP}:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
+    if any_word:
+        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+    # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
+    head = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),
         _by_name(checks),
         _by_name(shorts),
+        re.compile(_union(any_word)) if any_word else None,
     )
 
 

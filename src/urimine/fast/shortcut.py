@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 
 from urimine import _abnf
+from urimine.errors import Reason
 from urimine.fast import joined
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
-from urimine.rules.delimit import validate
-from urimine.rules.patterns import SCHEME_CHAR, STOP, STOP_MARKS
+from urimine.rules.labels import is_label
+from urimine.rules.patterns import RUN_STOP_MARKS, SCHEME_CHAR, STOP
 from urimine.rules.url_prefix import after_url
+from urimine.rules.webchars import validate_web
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["at_angle", "at_colon"]
@@ -33,7 +35,7 @@ _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 # text other than white space or ">" still to come. (An optional part is written
 # "(?:X|)" or "(?>X|)": the engine's general repeat costs a common URI a tenth more.)
 _NO_BREAK = (
-    rf"[ \t]++\S|[ \t]*+\r[^\n]|[{STOP_MARKS}]"
+    rf"[ \t]++\S|[ \t]*+\r[^\n]|[{RUN_STOP_MARKS}]"
     rf"|[ \t]*+\r?\n(?![ \t>]*+[^{STOP}])(?=[ \t\r\n>]*+[^ \t\r\n>])"
 )
 _DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
@@ -55,7 +57,7 @@ _QUERY_FRAGMENT = (
     rf"(?:\?{_ending_well(_PATH_CHARS + '?')}|)(?:\#{_ending_well(_PATH_CHARS + '?')}|)"
 )
 # What trim drops, then white space or an ASCII stop character (Appendix E).
-_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{STOP_MARKS}])"
+_END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
 _FAST = re.compile(
@@ -71,25 +73,26 @@ _FAST = re.compile(
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
 )
-# A URN in text (seed 003 2.1, 2.2): an NID other than "urn", and an NSS of pchars
-# without escapes (no "%00") nor the characters trim weighs ("'", "(", ")", "*"), then
-# the same end; its key is itself with the scheme and NID lowered (seed 003 5).
-_NSS_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@"
+# A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
+# of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
+# weighs ("'", "(", ")", "*"), then the same end; its key is itself with the scheme and
+# NID lowered (seed 003 5).
+_NSS_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 _URN_FAST = re.compile(
     r":(?![Uu][Rr][Nn]:)(?P<nid>[A-Za-z0-9][A-Za-z0-9\-]{0,30}[A-Za-z0-9]):"
-    rf"(?P<nss>(?=[{_NSS_CHARS}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
+    rf"(?P<nss>(?=[{_NSS_CHARS.replace('/', '')}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
 )
 _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 # Characters before the scheme a rule reads, which rule the shortcut out: a quote, "{"
 # (its closer ends the run), "*" and "_" (trim). After "(" or "[" the general path cuts
 # at the first closer, which the shortcut's URI part never holds.
-_BLOCKERS = frozenset("\"'{*_")
+_BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
 
 
 def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
-    takes it whole; else None (the general path decides)."""
+    takes it whole (or the label it is); else None (the general path decides)."""
     before = buf[s - 1] if s else ""
     if before in _BLOCKERS or (
         (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
@@ -102,7 +105,13 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return joined.at_colon(ctx, buf, i, s, scheme) if "hyphen" in ctx.rules else None
     e = fast.end(_OPAQUE)
     if e >= 0:
-        return None if scheme in AUTHORITY_SCHEMES else _opaque(buf, s, e, scheme)
+        if scheme in AUTHORITY_SCHEMES:
+            return None
+        if scheme not in ctx.label_free and ctx.labels and is_label(buf, s, i, e, scheme):
+            # A label, as the general path rejects it (taken whole, in bare text).
+            uri = buf[s:e]
+            return Candidate(s, e, "bare", uri, reason=Reason.NOT_A_URI, detail="label")
+        return _opaque(buf, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
     if "%" in uri:
@@ -153,8 +162,10 @@ def at_angle(ctx: Context, buf: str, i: int) -> Shortcut | Candidate | None:
     if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme in ("urn", "url"):
         return None
     uri = text[1:-1]
-    bad = validate(ctx, uri, scheme, bare=False)
+    bad, strict = validate_web(ctx, uri, scheme, bare=False)
     if bad is None:
+        if not strict:
+            return Candidate(i, m.end(), "angle", uri, "uri", scheme, strict=False)
         return i, m.end(), uri, "angle", scheme, "", "uri"
     # As the angle rule's rejection: the colon rule may still take the colon.
     return Candidate(i, m.end(), "angle", uri, reason=bad[0], detail=bad[1], consume=False)

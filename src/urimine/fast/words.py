@@ -273,7 +273,8 @@ class WordLeaps:
         shift = counted = 0  # the spaces added to the block before a hit, counted so far
         append = out.append
         for word, at in found:
-            for uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt in known[word]:
+            for hit in known[word]:
+                uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt, strict = hit
                 s = at + hit_start
                 if not one_line:
                     if spaced:
@@ -298,6 +299,7 @@ class WordLeaps:
                             scheme,
                             key,
                             alt,
+                            strict,
                         ),
                     )
                 )

@@ -15,12 +15,13 @@ from urimine.errors import Reason
 from urimine.fast import shortcut
 from urimine.rules import legacy_urn
 from urimine.rules.base import Candidate, Mode, Pending, PendingType, Result, unfinished
-from urimine.rules.colon import takes
+from urimine.rules.colon import takes_at
 from urimine.rules.config import Config
 from urimine.rules.context import Context
-from urimine.rules.delimit import quote_depth, validate
+from urimine.rules.delimit import quote_depth
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD
 from urimine.rules.url_prefix import URL_HEAD, strip_prefix
+from urimine.rules.webchars import validate_web
 
 __all__ = ["decide", "fragment", "prefix_fragment"]
 
@@ -87,14 +88,14 @@ def _bracketed(ctx: Context, buf: str, i: int, scheme: str, head_end: int, final
     *head_end*."""
     span = _span(ctx, buf, i, scheme, final)
     if span is None:
-        return _dismissed(ctx, scheme, i, head_end)
+        return _dismissed(ctx, buf, scheme, i, head_end, final)
     if isinstance(span, PendingType):
         return span
     m, depth = span
     found = _candidate(ctx, m.group(1), i, m.end(), depth)
     if found is None:
-        return _dismissed(ctx, scheme, i, head_end)
-    if found.reason is not None and not takes(ctx, scheme):
+        return _dismissed(ctx, buf, scheme, i, head_end, final)
+    if found.reason is not None and not takes_at(ctx, buf, head_end - 1, scheme, final):
         found.resume = head_end  # "<xs:element>": on after the head's colon
     return found
 
@@ -140,10 +141,12 @@ def _head(buf: str, i: int, final: bool) -> re.Match[str] | regex.Match[str] | P
     return head
 
 
-def _dismissed(ctx: Context, scheme: str, i: int, head_end: int) -> int | None:
+def _dismissed(
+    ctx: Context, buf: str, scheme: str, i: int, head_end: int, final: bool
+) -> int | None:
     """After markup or code ("<o:p>"): where nothing but the scheme stands in the head
     and the colon rule cannot take it either, the scan goes on after its colon."""
-    if head_end == i + len(scheme) + 2 and not takes(ctx, scheme):
+    if head_end == i + len(scheme) + 2 and not takes_at(ctx, buf, head_end - 1, scheme, final):
         return head_end
     return None
 
@@ -173,13 +176,13 @@ def _candidate(ctx: Context, content: str, start: int, end: int, depth: int) -> 
         legacy = legacy_urn.wrapped(content, uri, start, end)
         if legacy is not None:
             return legacy
-    found = validate(ctx, uri, scheme, bare=False)
+    found, strict = validate_web(ctx, uri, scheme, bare=False)
     if found is not None:
         reason, detail, _ = found
         return Candidate(start, end, context, uri, reason=reason, detail=detail, consume=False)
     alternative = _other_reading(ctx, content, uri, scheme, context) if spaced else None
     kind = "urn" if scheme == "urn" else "uri"
-    return Candidate(start, end, context, uri, kind, scheme, alternative)
+    return Candidate(start, end, context, uri, kind, scheme, alternative, strict=strict)
 
 
 def _context(ctx: Context, uri: str) -> str | None:
@@ -197,7 +200,7 @@ def _other_reading(ctx: Context, content: str, uri: str, scheme: str, context: s
     alt = _WS.sub("", _HYPHEN_BREAK.sub("", content))
     if context == "url-prefix":
         alt = alt[4:]
-    if alt != uri and validate(ctx, alt, scheme, bare=False) is None:
+    if alt != uri and validate_web(ctx, alt, scheme, bare=False)[0] is None:
         return alt
     return None
 

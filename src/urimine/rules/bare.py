@@ -1,7 +1,9 @@
 """A URI at a scheme's colon in running text (seed 002 Appendix E): bare (white space
-delimited), in quotes or after ``URL:``. The run of URI characters from the colon, cut at
-an unbalanced closer of the bracket before it, trailing punctuation dropped, joined
-across hyphens at line ends, and cut at the first character its grammar refuses."""
+delimited), in quotes or after ``URL:``. The run of URI characters from the colon (its
+head ending where it always did, :mod:`urimine.rules.webchars`), cut at an unbalanced
+closer of the bracket before it (or at the "|" that closes one before it), trailing
+punctuation dropped, joined across hyphens at line ends, and cut at the first character
+its grammar refuses but for the characters real links carry (the web-chars rule)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
 from urimine.rules.hyphen import other_reading, pieces, uri_join
-from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP
+from urimine.rules.labels import is_label
+from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP, STOP_CHAR
+from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["fragment", "uri_at"]
@@ -32,7 +36,7 @@ def uri_at(
 ) -> Candidate | PendingType | None:
     """The URI of ``scheme`` (lower case) written from ``s`` whose colon is at ``i``; its
     raw text starts at ``raw_start`` (a quote or ``URL:`` before it, per *context*)."""
-    e = run_end(ctx, buf, i + 1, final)
+    e = _run_to(ctx, buf, i, final)
     if e < 0:
         return Pending
     if e == i + 3 and buf[i + 1 : e] == "//":
@@ -46,11 +50,12 @@ def uri_at(
         if isinstance(joined, PendingType):
             return Pending
         whole, last, e, depth = joined
-    uri = whole
+    uri, longer = whole, None
     if closed:
-        found = validate(ctx, uri, scheme, bare=True)
+        found, strict = _checked(ctx, uri, scheme)
     else:
-        uri, found = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
+        uri, found, strict = _delimit(ctx, uri, scheme, buf[s - 1] if s else "", not last)
+        uri, longer = _possessive(ctx, uri, found, len(scheme) + 1, buf[s - 1] if s else "")
         e -= len(whole) - len(uri)
         if context == "quote":
             context, raw_start = "bare", s
@@ -60,46 +65,103 @@ def uri_at(
         return Candidate(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
-    alt = other_reading(buf, s, e, len(whole) - len(uri), last, depth)
-    if alt is not None and validate(ctx, alt, scheme, bare=True) is not None:
-        alt = None
-    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt)
+    if (
+        scheme not in ctx.label_free
+        and ctx.labels
+        and context != "url-prefix"
+        and is_label(buf, s, i, e, scheme)
+    ):
+        return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
+    alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
+    return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+_POSSESSIVE = ("'s", "\u2019s")
+_HAS_STOP = STOP_CHAR.search
+"""Whether a run holds a character that ends a URI's head (else its head is all of it)."""
+
+
+def _run_to(ctx: Context, buf: str, i: int, final: bool) -> int:
+    """Where the run of URI characters after the colon ``i`` ends (its head ending at a
+    character of STOP), or -1 (the buffer may cut it short)."""
+    e = run_end(ctx, buf, i + 1, final)
+    if e >= 0 and _HAS_STOP(buf, i + 1, e) is not None:
+        e = head_end(buf, i + 1, e)
+    return e
+
+
+def _checked(ctx: Context, uri: str, scheme: str) -> tuple[tuple[Reason, str, int] | None, bool]:
+    """:func:`validate_web` of a bare *uri*, its common case written out."""
+    found = validate(ctx, uri, scheme, bare=True)
+    if found is None:
+        return None, True
+    return web_retry(ctx, uri, scheme, found, bare=True)
+
+
+def _possessive(
+    ctx: Context, uri: str, found: object, min_len: int, before: str
+) -> tuple[str, str | None]:
+    """A possessive "'s" ending a URI in prose ("http://t.co/pbY2NfTZ's website") is
+    not part of it (issue 30 item 6): the URI without it, and the longer reading as the
+    alternative; an apostrophe inside a path ("/wiki/Ender's_Game") stays."""
+    if found is not None or "possessive" not in ctx.rules or not uri.endswith(_POSSESSIVE):
+        return uri, None
+    cut = trim(uri[:-2], min_len, before)
+    return (cut, uri) if len(cut) > min_len else (uri, None)
+
+
+def _alternative(
+    ctx: Context, buf: str, s: int, e: int, cut: int, last: str, depth: int, scheme: str
+) -> str | None:
+    """The other reading of a URI joined at a hyphen, where it is a URI too."""
+    alt = other_reading(buf, s, e, cut, last, depth)
+    if alt is not None and validate_web(ctx, alt, scheme, bare=True)[0] is not None:
+        return None
+    return alt
 
 
 def _delimit(
     ctx: Context, uri: str, scheme: str, before: str, can_cut: bool
-) -> tuple[str, tuple[Reason, str, int] | None]:
-    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before it,
-    trailing punctuation, and (*can_cut*) the first character the grammar refuses.
-    Returns the URI and why it is rejected (None: it is a URI)."""
-    closer = OPENERS.get(before)
-    if closer is not None:
-        uri = cut_unbalanced(ctx, uri, before, closer)
+) -> tuple[str, tuple[Reason, str, int] | None, bool]:
+    """Where a bare URI ends (Appendix E): an unbalanced closer of the bracket before it
+    (a "|" before it closes at the next), trailing punctuation, and (*can_cut*) the first
+    character the grammar refuses. Returns the URI, why it is rejected (None: it is a
+    URI) and whether it is strict."""
+    if before == "|":
+        k = uri.find("|")
+        uri = uri if k < 0 else uri[:k]
+    elif before in OPENERS:
+        uri = cut_unbalanced(ctx, uri, before, OPENERS[before])
+    if "web-chars" in ctx.rules:
+        uri = web_cut(uri, len(scheme))
     uri = trim(uri, len(scheme) + 1, before)
-    found = validate(ctx, uri, scheme, bare=True)
+    found, strict = validate_web(ctx, uri, scheme, bare=True)
     for _ in range(3):
         if not can_cut or found is None or found[0] not in CUTTABLE:
             break
         if found[2] <= len(scheme) + 3:
             break
         uri = trim(uri[: found[2]], len(scheme) + 1, before)
-        found = validate(ctx, uri, scheme, bare=True)
-    return uri, found
+        found, strict = validate_web(ctx, uri, scheme, bare=True)
+    return uri, found, strict
 
 
 _IP_START = "0-9A-Fa-fVv:"
 """What an IP literal starts with (RFC 3986 3.2.2: a hex digit or ":" of an IPv6
 address, "v" of IPvFuture)."""
 _MAY_HOLD = (
-    rf":(?=[^{STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z)(?!//[{STOP}])(?!//\[[^{_IP_START}])"
+    rf":(?=[^{STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z|\\/)(?!//[{STOP}])"
+    rf"(?!//\[[^{_IP_START}])"
 )
 """After a scheme's colon, what a URI may hold there (seed 002 section 3; RFC 3986 3.3):
 not a stop character, "[" or "]" (only an IP literal after "//" holds them), nor "%"
-without two hex digits, nor "//[" then what starts no IP literal. The rule cuts a bare
+without two hex digits, nor "//[" then what starts no IP literal (JSON's escaped slash
+"\\/" is the escaped rule's). The rule cuts a bare
 URI at the first character its grammar refuses, but not within three characters of the
 colon: there it can only reject ("tel:[x]", "mailto:%zz")."""
-_SLASHES = rf":(?=//[^{STOP}])(?!//\[[^{_IP_START}])"
-"""After the colon of a scheme that needs an authority (bare text, :func:`validate`)."""
+_SLASHES = rf":(?=//[^{STOP}]|\\/\\/)(?!//\[[^{_IP_START}])"
+"""After the colon of a scheme that needs an authority (bare text, :func:`validate`), or
+JSON's escaped "\\/\\/"."""
 
 
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:

@@ -59,6 +59,8 @@ class Candidate:
     """Whether scanning resumes after ``end`` (True) or just after the trigger."""
     resume: int = 0
     """With ``consume`` False: where scanning may resume, when past the trigger."""
+    strict: bool = True
+    """Whether the URI is one as RFC 3986 (or RFC 3987) writes it (see ``Hit.strict``)."""
 
 
 Result = Union[Candidate, Shortcut, int, PendingType, None]  # noqa: UP007 (a runtime alias)
@@ -95,6 +97,9 @@ class ColonFragment:
     near: tuple[str, ...] = ()
     """What :attr:`after` needs in any case right after the colon, a character class
     (its body, ASCII) a character: asked by the names search itself, in C."""
+    any_word: bool = False
+    """Also at the colon of any word followed by "//", registered or not (:attr:`after`
+    then needs the "//")."""
 
 
 Fragment = Callable[[Mode, "Config"], "str | list[ColonFragment] | None"]

@@ -12,18 +12,21 @@ text (:mod:`urimine.rules.urn_text`) or a URI (:mod:`urimine.rules.bare`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 
 import regex
 
 from urimine.fast.shortcut import at_colon as shortcut_at
-from urimine.rules import quote, url_prefix
+from urimine.rules import escaped, quote, url_prefix
 from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, Result
 from urimine.rules.context import Context
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS, SCHEME_MAX, STOP_CHAR
+from urimine.rules.slashed import slashes_follow, unregistered
 from urimine.rules.urn_text import urn_at
 
-__all__ = ["decide", "takes"]
+__all__ = ["decide", "takes", "takes_at"]
 
 # Searched backwards from the colon (REVERSE: the longest suffix, found at the cost of
 # its length, not 64).
@@ -33,9 +36,22 @@ _SCHEME_BACK = regex.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*\Z", regex.
 _SCHEME_RUN = re.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*+\Z")
 _NEAR = 16  # how far back the backward search looks first
 _SEPARATORS = re.compile(r"[0-9+.\-]")
+_INSIDE = "@/:%=&?#"
+"""What stands before a host or a path segment, not before a scheme in prose."""
 
-# The contexts read before the scheme, in order: a quote, then "URL:" (else bare).
-_CONTEXTS = (("quote", quote.before_scheme), ("url-prefix", url_prefix.before_scheme))
+# The contexts read before the scheme, in order: a quote, "URL:", an escaped delimiter
+# (else bare).
+_CONTEXTS = (
+    (("quote",), quote.before_scheme),
+    (("url-prefix",), url_prefix.before_scheme),
+    (("escaped", "latex"), escaped.before_scheme),
+)
+
+
+@cache
+def _contexts(rules: frozenset[str]) -> tuple[Callable[..., tuple[str, int, str] | None], ...]:
+    """The context readers of the rules on, in order."""
+    return tuple(read for names, read in _CONTEXTS if rules.intersection(names))
 
 
 def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
@@ -50,13 +66,21 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
+    if s > 3 and buf[s - 1] == ":" and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
+        return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
     if registered:
+        if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+            return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:
                 return short
-    elif not takes(ctx, scheme):
-        return None
+    elif (
+        "." not in scheme
+        and not ctx.any_scheme
+        and not (ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final)))
+    ):
+        return None  # (takes_at, written out: this runs at every colon)
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
@@ -89,10 +113,23 @@ def _general(
     """The general path, after what follows the colon is looked at."""
     if i + 1 == len(buf):
         return None if final else Pending
+    if buf[i + 1] == "\\" and ctx.escaped:
+        return escaped.json_at(ctx, buf, i, s, scheme, final)  # "https:\\/\\/" (JSON)
     if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
         return None  # nothing after the colon ("Note: "), or after its slashes
+    if not registered and ctx.slashed:
+        found = unregistered(ctx, buf, i, s, scheme, max(last_end, i - SCHEME_MAX), final)
+        if found is Pending:
+            return Pending
+        if found is not None:
+            s, scheme = found  # type: ignore[misc]
+            return _body(ctx, buf, i, s, scheme, last_end, final)
     if not registered and not ctx.any_scheme:
-        # "e.g.http://x": the registered scheme is the tail after the last dot.
+        # "e.g.http://x": the registered scheme is the tail after the last dot, unless
+        # the word stands inside a URI ("user@db.site.info:5432", "//db.example:3306":
+        # issue 30 item 3, a colon inside a URI is no new trigger).
+        if s > 0 and buf[s - 1] in _INSIDE:
+            return None
         cut = scheme.rfind(".")
         tail = scheme[cut + 1 :]
         if not tail[:1].isalpha() or _SEPARATORS.search(tail) or tail not in ctx.schemes:
@@ -106,16 +143,20 @@ def _body(
     ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, final: bool
 ) -> Result:
     """The context read before the scheme at ``s``, then the URN or URI rule."""
-    for name, before_scheme in _CONTEXTS:
-        if name in ctx.rules:
-            found = before_scheme(ctx, buf, s, last_end)
-            if found is not None:
-                break
+    for before_scheme in _contexts(ctx.rules):
+        found = before_scheme(ctx, buf, s, last_end)
+        if found is not None:
+            break
     else:
         if not ctx.bare:
             return None
         found = ("bare", s, "")
     context, raw_start, quote_char = found
+    if len(quote_char) > 1:  # an escaped delimiter (issue 30 items 7, 10)
+        inside = escaped.uri_in(ctx, buf, s, raw_start, scheme, context, quote_char, final)
+        if inside is not None or not ctx.bare:
+            return inside
+        context, raw_start, quote_char = "bare", s, ""
     if scheme == "urn":
         if "urn" not in ctx.rules:
             return None
@@ -128,3 +169,19 @@ def takes(ctx: Context, scheme: str) -> bool:
     registered name, a dotted word whose tail may be one ("e.g.http"), or any word
     under the any-scheme rule."""
     return scheme in ctx.schemes or "." in scheme or ctx.any_scheme
+
+
+def takes_at(ctx: Context, buf: str, i: int, scheme: str, final: bool) -> bool:
+    """:func:`takes`, or the colon ``i`` is followed by "//" (or may be, the buffer ending
+    first) and the rules of :mod:`urimine.rules.slashed` are on."""
+    return takes(ctx, scheme) or (ctx.slashed and slashes_follow(buf, i, final))
+
+
+def _after_urn(ctx: Context, buf: str, s: int) -> bool:
+    """Whether the word at ``s`` stands right after "urn:" (not glued to a word), where
+    the URN rule decides: its NID."""
+    return (
+        buf[s - 4 : s - 1].lower() == "urn"
+        and (s == 4 or buf[s - 5] not in SCHEME_CHARS)
+        and "urn" in ctx.rules
+    )

@@ -24,6 +24,13 @@ ALL_RULES: tuple[str, ...] = (
     "legacy-urn",  # <URN:enc:scheme:authority:opaque> (seed 000 3.3)
     "hyphen",  # rejoin a URI broken after "-" at a line break (Appendix E)
     "any-scheme",  # also unregistered schemes outside angle brackets
+    "web-chars",  # [ ] { } | ^ and a second # in a path, query, fragment (issue 30 item 1)
+    "slashed",  # unregistered schemes written with //authority (issue 30 item 2)
+    "glued",  # http:// glued to the word before it (issue 30 item 4)
+    "possessive",  # http://t.co/x's website: the 's is prose (issue 30 item 6)
+    "escaped",  # &lt;...&gt;, &quot;...&quot;, https:\/\/ (issue 30 item 7)
+    "latex",  # \url{...}, \href{...}{...} (issue 30 item 10)
+    "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
 )
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),

@@ -7,6 +7,7 @@ import re
 
 from urimine.fast.memos import Memos
 from urimine.rules.config import Config
+from urimine.rules.labels import never_labels
 from urimine.speed import Speed
 
 __all__ = ["Context"]
@@ -19,15 +20,19 @@ class Context:
         "any_scheme",
         "bare",
         "cfg",
+        "escaped",
         "guess",
         "guessing",
         "kept",
+        "label_free",
+        "labels",
         "max_len",
         "memo",
         "rules",
         "run",
         "schemes",
         "shortcut",
+        "slashed",
         "speed",
         "tuning",
     )
@@ -40,6 +45,11 @@ class Context:
         self.run: re.Pattern[str] = cfg.run
         self.any_scheme = "any-scheme" in cfg.rules
         self.bare = "bare" in cfg.rules
+        self.slashed = bool({"slashed", "glued"} & cfg.rules)
+        self.labels = "labels" in cfg.rules
+        self.label_free = never_labels() if self.labels else frozenset()
+        """The schemes the labels rule never rejects (checked first: most hits')."""
+        self.escaped = "escaped" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare

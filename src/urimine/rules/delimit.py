@@ -10,7 +10,7 @@ from urimine.errors import Reason
 from urimine.fast.memos import Kept
 from urimine.parser import check_uri
 from urimine.rules.context import Context
-from urimine.rules.patterns import CLOSERS, LINE_LOOKBEHIND, OTHER_TRAIL, TRAIL
+from urimine.rules.patterns import CLOSERS, LINE_LOOKBEHIND, LINK_SOFT, OTHER_TRAIL, TRAIL
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK
 from urimine.urn import check_urn
 
@@ -104,31 +104,34 @@ def scheme_refusal(rest: str, scheme: str, *, bare: bool) -> tuple[Reason, str, 
     return None
 
 
-# Runs trim drops at once, matched in the URI reversed: sentence punctuation and closers
-# (the single quote has a rule of its own), and "*" or "_" repeated.
-_MIXED_RUN = re.compile(rf"[.,;:!?\")\]}}{OTHER_TRAIL}]+")
-_OTHER_TRAIL = re.compile(f"[{OTHER_TRAIL}]").match
+# Runs trim drops at once, matched in the URI reversed: sentence punctuation, UTS #58's
+# Soft characters and closers (the single quote and "|" have a rule of their own), and
+# "*" or "_" repeated.
+_MIXED_RUN = re.compile(rf"[.,;:!?\")\]}}{OTHER_TRAIL}{LINK_SOFT}]+")
+_OTHER_TRAIL = re.compile(f"[{OTHER_TRAIL}{LINK_SOFT}]").match
 _SAME_RUN = {c: re.compile(re.escape(c) + "+") for c in "*_"}
 
 
 def trim(uri: str, min_len: int, before: str) -> str:
     """Drop trailing sentence punctuation and unbalanced closing brackets (Appendix E),
     keeping at least *min_len* characters; *before* is the character before the URI
-    ("*" and "_" are dropped only in pairs). A run at a time, so a long run of closers
-    costs its length once."""
+    ("*" and "_" are dropped only in pairs; a single quote or "|" only where it closes
+    none inside the URI). A run at a time, so a long run of closers costs its length
+    once."""
     n = len(uri)
     back = ""
-    quotes = -1  # single quotes in uri[:n], once counted
+    pairs: dict[str, int] = {}  # single quotes and "|" in uri[:n], once counted
     budget: dict[str, int] = {}  # closers more than their openers in uri[:n]
     while n > min_len:
         c = uri[n - 1]
-        if c == "'":
-            if quotes < 0:
-                quotes = uri.count("'", 0, n)
-            if quotes % 2 == 0:
-                break  # "blah_'quoted'": the quote closes one inside the URI
+        if c == "'" or c == "|":
+            count = pairs.get(c)
+            if count is None:
+                count = uri.count(c, 0, n)
+            if count % 2 == 0:
+                break  # "blah_'quoted'", "a|b|": the last closes one inside the URI
             n -= 1
-            quotes -= 1
+            pairs[c] = count - 1
             continue
         if c in TRAIL or c in CLOSERS or (c > "\x7f" and _OTHER_TRAIL(c)):
             run_re = _MIXED_RUN

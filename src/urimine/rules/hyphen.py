@@ -16,7 +16,7 @@ from urimine.rules.base import Pending, PendingType, unfinished
 from urimine.rules.chains import chain_end, gap_source, hyphen_gap, join_breaks, joined
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end, scheme_refusal
-from urimine.rules.patterns import PCHAR, QCHAR, SCHEME_CHARS, SCHEME_MAX
+from urimine.rules.patterns import NSS_CHAR, QCHAR, SCHEME_CHARS, SCHEME_MAX
 from urimine.urn import check_urn
 
 __all__ = ["joins_no_hit", "other_reading", "pieces", "uri_join", "urn_join"]
@@ -36,9 +36,9 @@ def _gap_partial(depth: int) -> regex.Pattern[str]:
 def _urn_chain(depth: int, component: int) -> re.Pattern[str]:
     """From the end of a URN's first piece that ends in "-": the pieces after it, each
     going on with the component the one before ended in (seed 003 2.5.3; *component* 0
-    the NSS's pchars, 1 the query after "?", 2 the fragment after "#")."""
+    the NSS's characters, 1 the query after "?", 2 the fragment after "#")."""
     gap = gap_source(depth)
-    pieces = rf"(?:(?<=-){gap}(?={PCHAR}){PCHAR}*+)*+"
+    pieces = rf"(?:(?<=-){gap}(?={NSS_CHAR}){NSS_CHAR}*+)*+"
     q_pieces = rf"(?:(?<=-){gap}(?={QCHAR}){QCHAR}*+)*+"
     fragment = rf"(?:\#{QCHAR}*+{q_pieces})?"
     if component == 2:

@@ -9,7 +9,7 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
-from urimine.rules import angle, bare, colon, legacy_urn, urn_text
+from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
 
@@ -54,6 +54,48 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (seed 002 Appendix E)"),
     Rule("any-scheme", {}, {}, "unregistered schemes too, outside angle brackets"),
+    Rule(
+        "web-chars",
+        {},
+        {},
+        "[ ] { } | ^ and a second # in a path, query or fragment kept, not strict (WHATWG URL)",
+    ),
+    Rule(
+        "slashed",
+        {":": colon.decide},
+        {":": slashed.fragment},
+        "an unregistered scheme written with //authority (RFC 3986 3.1, 3.2), jdbc:x://...",
+    ),
+    Rule(
+        "glued",
+        {":": colon.decide},
+        {":": slashed.fragment},
+        "http:// or https:// glued to the word before it: the registered scheme",
+    ),
+    Rule(
+        "possessive",
+        {},
+        {},
+        "a possessive 's ending a bare URI is prose; the longer reading is the alternative",
+    ),
+    Rule(
+        "escaped",
+        {":": colon.decide},
+        {":": bare.fragment},
+        "&lt;...&gt;, &quot;...&quot; delimit; https:\\/\\/ is read unescaped (JSON)",
+    ),
+    Rule(
+        "latex",
+        {},
+        {},
+        "\\url{...} and \\href{...}{...} delimit, LaTeX's escapes read (\\# \\% \\& \\_ \\~)",
+    ),
+    Rule(
+        "labels",
+        {},
+        {},
+        "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
+    ),
 )
 
 

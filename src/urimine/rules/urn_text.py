@@ -7,6 +7,7 @@ from __future__ import annotations
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast.memos import Kept
+from urimine.rules import quote as quote_rule
 from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingType
 from urimine.rules.config import Config
 from urimine.rules.context import Context
@@ -29,13 +30,14 @@ def urn_end(ctx: Context, buf: str, s: int) -> int:
     """Where the URN in text at ``s`` ends, or -1 (no head): that end if the URN is
     shorter than the length bound, else one at or past it. The NSS is matched up to
     three characters past the bound, so that the bound never cuts an escape; a long one
-    is kept for the URNs whose NSS starts within its NSS's pchars (they end there too)."""
+    is kept for the URNs whose NSS starts within its NSS (they end there too, but where
+    they start with "/", which no NSS does)."""
     head = URN_HEAD.match(buf, s)
     if head is None:
         return -1
     nss = head.end()
     known = ctx.memo.urn
-    end = -1 if known is None else known.end_for(buf, nss)
+    end = -1 if known is None or buf[nss : nss + 1] == "/" else known.end_for(buf, nss)
     if end >= 0:
         return end
     limit = max(s + ctx.max_len, nss) + 3
@@ -90,7 +92,7 @@ def urn_at(
         )
     if e - s >= ctx.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
-    closed = bool(quote) and e < len(buf) and buf[e] == quote
+    e, closed = quote_rule.closing(buf, s + 3, e, quote)  # ("'" is an NSS character)
     uri = buf[s:e]
     last, depth, trimmed = "", 0, 0  # the last piece joined after hyphens at line ends
     if not closed:
@@ -103,7 +105,8 @@ def urn_at(
     found = check_urn(uri)
     if found is not None:
         # Rejected for a piece after the first: the pieces are passed over (each URN
-        # starting in them would be joined to that piece again).
+        # starting in them would be joined to that piece again). (Its NID is no scheme
+        # either: the colon rule declines a word right after "urn:".)
         return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
     alt = other_reading(buf, s, e, trimmed, last, depth)
     if alt is not None and check_urn(alt) is not None:
@@ -111,7 +114,6 @@ def urn_at(
     return Candidate(raw_start, e + 1 if closed else e, context, uri, "urn", "urn", alt)
 
 
-# An NSS with "%00" among its first characters (seed 003 2.5.3: no NUL, even encoded).
 _NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
 _STANDS = rf":(?<=[Uu][Rr][Nn]:){NID_COLON}{PCHAR}"
 """After "urn:", where a URN in text stands: an NID, its colon and a pchar (else the rule

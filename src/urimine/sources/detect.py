@@ -23,12 +23,16 @@ _KNOWN_FIELDS = re.compile(
     rb"(?im)^(?:from|date|subject|message-id|received|return-path|mime-version|to|"
     rb"delivered-to|newsgroups|path|x-[a-z-]+|content-type|in-reply-to|references):"
 )
+_JSON_HEAD = re.compile(rb'\s*(?:\{\s*"|\[\s*[\[{"])')
+"""A JSON text, or JSON Lines, starts with an object and its first key, or an array of
+objects, arrays or strings."""
 _HTML_HEAD = re.compile(rb"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
 _NAME_KINDS = {
     **dict.fromkeys((".warc", ".wet", ".arc"), "warc"),
     **dict.fromkeys((".mbox", ".mbx"), "mbox"),
     **dict.fromkeys((".eml", ".msg", ".mail"), "eml"),
     **dict.fromkeys((".html", ".htm", ".xhtml", ".shtml"), "html"),
+    **dict.fromkeys((".json", ".jsonl", ".ndjson"), "json"),
 }
 """The kind a file name's last extension says (``.warc.wet`` ends in ``.wet``)."""
 _COMPRESSED_SUFFIXES = frozenset((".gz", ".bz2", ".xz", ".zst", ".zstd", ".tgz"))
@@ -265,7 +269,7 @@ def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     """Kind of an input from its first bytes, then its name.
 
     One of ``gzip``, ``bzip2``, ``xz``, ``zstd``, ``warc``, ``mbox``, ``eml``,
-    ``html``, ``binary``, ``text``. With *nuls* (a UTF-16 or UTF-32 encoding was
+    ``html``, ``json``, ``binary``, ``text``. With *nuls* (a UTF-16 or UTF-32 encoding was
     named), control bytes do not make an input binary.
     """
     if head.startswith(_MAGIC_KINDS):
@@ -283,8 +287,15 @@ def sniff(head: bytes, name: str, nuls: bool = False) -> str:
     if _looks_like_mail(head[:SNIFF_SIZE]):
         return "eml"
     by_name = _kind_by_name(name)
-    if by_name in ("eml", "html", "mbox"):
+    if by_name in ("eml", "html", "mbox", "json"):
         return by_name
-    if _HTML_HEAD.match(head[:SNIFF_SIZE].lstrip(b"\xef\xbb\xbf")):
+    return _markup_kind(head[:SNIFF_SIZE].lstrip(b"\xef\xbb\xbf"))
+
+
+def _markup_kind(head: bytes) -> str:
+    """``html`` or ``json`` for a text that starts as one does, else ``text``."""
+    if _HTML_HEAD.match(head):
         return "html"
+    if _JSON_HEAD.match(head):
+        return "json"
     return "text"

@@ -106,6 +106,12 @@ def _html(reader: BlockReader, source: str, how: Reading, size: int | None) -> I
     yield from _text_unit(reader, source, chosen, html=True)
 
 
+def _json(reader: BlockReader, source: str, how: Reading, size: int | None) -> Iterator[Unit]:
+    """A JSON or JSON Lines file: its strings decoded (issue 30 item 7)."""
+    chosen = pick_encoding(reader.peek(4), how.encoding)
+    yield from _text_unit(reader, source, chosen, json=True)
+
+
 def _warc(reader: BlockReader, source: str, how: Reading, size: int | None) -> Iterator[Unit]:
     from urimine.sources.warc import warc_units
 
@@ -136,6 +142,7 @@ def _eml(reader: BlockReader, source: str, how: Reading, size: int | None) -> It
 READERS: dict[str, Callable[[BlockReader, str, Reading, int | None], Iterator[Unit]]] = {
     "text": _text,
     "html": _html,
+    "json": _json,
     "warc": _warc,
     "mbox": _mbox,
     "eml": _eml,
@@ -205,8 +212,10 @@ def _text_unit(
     file_range: tuple[int, int] | None = None,
     *,
     html: bool = False,
+    json: bool = False,
 ) -> Iterator[Unit]:
-    """One lazily decoded unit; a stream error met while decoding is raised afterwards.
+    """One lazily decoded unit (of HTML, or of a JSON text's strings, with ``html`` or
+    ``json``); a stream error met while decoding is raised afterwards.
 
     The unit's chunks read the file as the consumer iterates them. If the
     stream breaks (truncated gzip, I/O error, bytes the encoding cannot decode) the
@@ -239,7 +248,12 @@ def _text_unit(
         labels = Stretches()
         ending.labels = labels
         chunks = html_chunks(chunks, None, labels)
-    unit = Unit(source, chunks, file_range=file_range, ending=ending)
+    defects: list[str] = []
+    if json:
+        from urimine.sources.json import json_chunks
+
+        chunks = json_chunks(chunks, defects)
+    unit = Unit(source, chunks, file_range=file_range, ending=ending, defects=defects)
     yield unit
     for _ in unit.chunks:
         pass  # drain what the consumer left, so the error (if any) is found

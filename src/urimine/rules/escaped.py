@@ -1,0 +1,113 @@
+"""Delimiters written escaped (issue 30 items 7 and 10), read at the scheme's colon as
+the quote and ``URL:`` contexts are (what stands right before the scheme):
+
+- ``escaped``: in plain text, ``&lt;...&gt;`` delimits as ``<...>`` does and
+  ``&quot;...&quot;`` as ``"..."``, with ``&amp;`` inside read as "&" (HTML escaped once
+  more, as mail quoting and web archives leave it); a URI written with JSON's escaped
+  slashes (``https:\\/\\/host\\/p``) is read unescaped (RFC 8259 7: ``\\/`` is "/").
+- ``latex``: ``\\url{...}`` and ``\\href{...}{...}`` delimit the URI (the braces,
+  balanced one level deep), and LaTeX's escapes inside (``\\# \\% \\& \\_ \\~``) stand for
+  their characters.
+
+On one line, no white space inside; a scheme the colon rule takes (registered, or by
+the slashed rule). Where the closing delimiter is not there, the colon rule reads the
+URI as bare text. (Decided at the colon, not at triggers of their own: a trigger
+character text rarely holds costs a pass over the whole text.)
+"""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+from urimine.rules.base import Candidate, Pending, PendingType, Result, unfinished
+from urimine.rules.context import Context
+from urimine.rules.delimit import trim
+from urimine.rules.webchars import validate_web
+
+__all__ = ["before_scheme", "json_at", "uri_in"]
+
+_OPENERS = (("&lt;", "angle"), ("&quot;", "quote"), ("\\url{", "latex"), ("\\href{", "latex"))
+_BODY = r"(?:[^\s<>\"&]|&amp;)*+"
+_LATEX_BODY = r"(?:[^{}\s\\]|\\[#%&_~$]|\{[^{}\s\\]*+\})*+"
+_SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,63}:"
+_CLOSED = {
+    "&lt;": _SCHEME + _BODY + "&gt;",
+    "&quot;": _SCHEME + _BODY + "&quot;",
+    "\\url{": _SCHEME + _LATEX_BODY + r"\}",
+    "\\href{": _SCHEME + _LATEX_BODY + r"\}",
+}
+_PATTERNS = {k: (re.compile(v), regex.compile(v)) for k, v in _CLOSED.items()}
+_LATEX_ESCAPE = re.compile(r"\\([#%&_~$])")
+# JSON: "\/" then URI characters and more "\/" (no quote, no other escape).
+_JSON = re.compile(r"(?:\\/)(?:\\/|[^\s\"\\<>`{}|^])*+")
+_JSON_PARTIAL = regex.compile(_JSON.pattern)
+
+
+def before_scheme(ctx: Context, buf: str, s: int, last_end: int) -> tuple[str, int, str] | None:
+    """``(context, raw start, opener)`` where an escaped opener stands right before the
+    scheme at ``s`` (after the last candidate) and its rule is on."""
+    if s <= last_end or buf[s - 1] not in ";{":
+        return None
+    for opener, context in _OPENERS:
+        start = s - len(opener)
+        if start >= last_end and buf.startswith(opener, start):
+            rule = "latex" if context == "latex" else "escaped"
+            return (context, start, opener) if rule in ctx.rules else None
+    return None
+
+
+def uri_in(
+    ctx: Context,
+    buf: str,
+    s: int,
+    raw_start: int,
+    scheme: str,
+    context: str,
+    opener: str,
+    final: bool,
+) -> Result:
+    """The URI of *scheme* written from ``s`` inside the escaped *opener* at
+    ``raw_start``; None where it does not close on its line (the colon rule then reads
+    it bare), Pending where the text may still close it."""
+    pattern, partial = _PATTERNS[opener]
+    end = s + ctx.max_len + 8
+    m = pattern.match(buf, s, end)
+    if m is None:
+        if final or end <= len(buf):
+            return None
+        late = unfinished(partial, buf, s)
+        if late is None or isinstance(late, PendingType):
+            return late
+        m = late
+    closer = "}" if context == "latex" else "&gt;" if opener == "&lt;" else "&quot;"
+    written = buf[s : m.end() - len(closer)]
+    latex = context == "latex"
+    uri = _LATEX_ESCAPE.sub(r"\1", written) if latex else written.replace("&amp;", "&")
+    return _candidate(ctx, raw_start, m.end(), context, uri, scheme)
+
+
+def json_at(ctx: Context, buf: str, i: int, s: int, scheme: str, final: bool) -> Result:
+    """A URI whose slashes JSON escaped, ``\\/`` right after the colon ``i``."""
+    m = _JSON.match(buf, i + 1, s + ctx.max_len + 2)
+    if m is None:
+        if final or len(buf) > i + 2:
+            return None
+        return unfinished(_JSON_PARTIAL, buf, i + 1)
+    if m.end() - s > ctx.max_len:
+        return None
+    if not final and m.end() >= len(buf) - 1:
+        return Pending  # (the run may go on)
+    written = buf[s : m.end()]
+    plain = written.replace("\\/", "/")
+    uri = trim(plain, len(scheme) + 1, buf[s - 1] if s else "")
+    return _candidate(ctx, s, m.end() - (len(plain) - len(uri)), "bare", uri, scheme)
+
+
+def _candidate(ctx: Context, start: int, end: int, context: str, uri: str, scheme: str) -> Result:
+    found, strict = validate_web(ctx, uri, scheme, bare=False)
+    if found is not None:
+        return Candidate(start, end, context, uri, reason=found[0], detail=found[1], consume=False)
+    kind = "urn" if scheme == "urn" else "uri"
+    return Candidate(start, end, context, uri, kind, scheme, strict=strict)
