@@ -188,7 +188,7 @@ def _text_items(unit: Unit, sizes: TaskSizes) -> Iterator[Item | Rest]:
         yield (whole, piece, char_base, line_base)
         char_base += len(piece)
         line_base += piece.count("\n")
-    if unit.truncated:  # its end is not closed: scanned here (see pipeline.text_hits)
+    if unit.truncated:  # its end is not closed: scanned here (see unit_scan.text_hits)
         yield Rest(whole, iter((pending,)), char_base, line_base)
     elif pending or char_base == 0:
         yield (whole, pending, char_base, line_base)

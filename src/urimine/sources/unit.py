@@ -76,7 +76,7 @@ class Unit:
     """Whether the text reached its real end: final when the unit is yielded for a
     unit whose chunks are a list or tuple, else once its chunks are exhausted. A
     scanner must not close (flush its undecided tail) on a text cut short: a candidate
-    still open there was cut, not ended (``urimine.pipeline.text_hits``)."""
+    still open there was cut, not ended (``urimine.unit_scan.text_hits``)."""
 
     @property
     def truncated(self) -> bool:
