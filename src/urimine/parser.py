@@ -1,4 +1,4 @@
-"""Splitting and validating URIs and URI references (RFC 3986; seed 002 sections 3, 4.3, 5.2).
+"""Splitting and validating URIs and URI references (RFC 3986 sections 3, 4.3 and 5.2).
 
 :func:`check_uri` is the scanner's hot path: a single compiled full-match regex decides the
 common valid case, and only a failure pays for :func:`_diagnose`, a component walk that
@@ -58,8 +58,8 @@ class URI:
     """A URI or URI reference split into its components (RFC 3986 3, Appendix B).
 
     ``None`` means the component is absent (its delimiter does not appear); ``""`` means
-    present but empty (002 5.2: "undefined" versus "empty"). ``host`` keeps the brackets
-    of an IP-literal; ``port`` is the text after the colon.
+    present but empty (RFC 3986 section 5.2: "undefined" versus "empty"). ``host`` keeps
+    the brackets of an IP-literal; ``port`` is the text after the colon.
     """
 
     text: str
@@ -73,7 +73,7 @@ class URI:
     fragment: str | None
 
     def unsplit(self) -> str:
-        """Recompose the components (002 5.2 / RFC 3986 5.3 component recomposition)."""
+        """Recompose the components (RFC 3986 section 5.3, component recomposition)."""
         parts = []
         if self.scheme is not None:
             parts += [self.scheme, ":"]

@@ -1,4 +1,4 @@
-"""Resolving a URI reference against a base URI (seed 002 section 5.2).
+"""Resolving a URI reference against a base URI (RFC 3986 section 5.2).
 
 Two path treatments are offered. ``mode="rfc3986"`` removes dot segments with RFC 3986
 5.2.4 everywhere RFC 3986 5.2.2 does (Appendix C of RFC 3986: ``../../../g`` gives
@@ -78,12 +78,13 @@ def _identity(path: str) -> str:
 
 
 def resolve(base: str, ref: str, *, strict: bool = True, mode: str = "rfc3986") -> str:
-    """Resolve ``ref`` against ``base`` by 002 5.2; the result is recomposed as in 5.2.
+    """Resolve ``ref`` against ``base`` by RFC 3986 section 5.2 (or the draft's steps, see
+    ``mode``); the result is recomposed as in section 5.3.
 
-    ``strict=False`` is 002's non-validating parser, which ignores a scheme in ``ref``
-    equal to the base's (``http:g`` -> ``http://a/b/c/g``). An empty reference gives the
-    base without its fragment; ``#s`` gives that plus ``#s``. Raises ValueError only for
-    an unknown ``mode``; the inputs are not validated.
+    ``strict=False`` is the backward-compatible reading (RFC 3986 section 5.2.2), which
+    ignores a scheme in ``ref`` equal to the base's (``http:g`` -> ``http://a/b/c/g``).
+    An empty reference gives the base without its fragment; ``#s`` gives that plus
+    ``#s``. Raises ValueError only for an unknown ``mode``; the inputs are not validated.
     """
     if mode not in _MODES:
         raise ValueError(f"mode must be one of {_MODES}, not {mode!r}")
