@@ -9,6 +9,8 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
+from functools import cache
+
 from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
@@ -99,8 +101,10 @@ TABLE: tuple[Rule, ...] = (
 )
 
 
+@cache
 def sites(cfg: Config) -> dict[str, Site]:
-    """The site of each trigger character of the rules *cfg* enables."""
+    """The site of each trigger character of the rules *cfg* enables (one dict per
+    configuration, shared by its scanners: not to be changed)."""
     out: dict[str, Site] = {}
     for rule in TABLE:
         if rule.name in cfg.rules:
