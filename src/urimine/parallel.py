@@ -79,18 +79,8 @@ def _shifted_hits(
     found = scanner.hits(chunks) if ending is None else text_hits(scanner, chunks, ending)
     for hit in found:
         if char_base or line_base:
-            hit = Hit(
-                hit.uri,
-                hit.raw,
-                hit.start + char_base,
-                hit.end + char_base,
-                hit.line + line_base,
-                hit.column,
-                hit.context,
-                hit.kind,
-                hit.scheme,
-                hit.key,
-                hit.alternative,
+            hit = hit._replace(
+                start=hit.start + char_base, end=hit.end + char_base, line=hit.line + line_base
             )
         yield hit
 
@@ -106,7 +96,7 @@ def _scan_stream(
 # What a worker sends back per hit: the index of its piece in the task, the index of the
 # unit decoded from a raw mail message (-1 for a text piece), then the Hit fields. Plain
 # tuples pickle several times faster than dataclass instances.
-_Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None]
+_Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None, str | None]
 # Per unit decoded from a raw message: piece index, unit index, part, message id, defects,
 # and the message's number within its piece (0 for a single message).
 _Meta = tuple[int, int, str | None, str | None, list[str], int]

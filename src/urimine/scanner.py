@@ -161,7 +161,7 @@ class Scanner:
         column = start - cursor.line_start + 1
         key = dedup_key(c.uri)
         fields = (c.uri, buf[c.start : c.end], start, base + c.end, cursor.line, column)
-        return _new_hit(Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative))
+        return _new_hit(Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative, None))
 
     def rejection(self, buf: str, c: Candidate) -> Rejection:
         """The rejection of a candidate."""

@@ -9,7 +9,18 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
-from urimine.rules import angle, bare, colon, legacy_urn, urn_text
+from urimine.rules import (
+    abbreviated,
+    angle,
+    bare,
+    colon,
+    domains,
+    dots,
+    email,
+    legacy_urn,
+    urn_text,
+    uts58,
+)
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
 
@@ -54,6 +65,35 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (seed 002 Appendix E)"),
     Rule("any-scheme", {}, {}, "unregistered schemes too, outside angle brackets"),
+    Rule(
+        "abbreviated",
+        {".": dots.decide},
+        {".": abbreviated.fragment},
+        "www. and ftp. hosts without their scheme, completed (seed 002 Appendix F)",
+    ),
+    Rule(
+        "domains",
+        {".": dots.decide},
+        {".": domains.fragment},
+        "any host whose last label is a top-level domain, completed with http://",
+    ),
+    Rule(
+        "email",
+        {"@": email.decide},
+        {"@": email.fragment},
+        "e-mail addresses as mailto: URIs (UTS #58 Link_Email; RFC 5321, RFC 6531)",
+    ),
+    Rule(
+        "uts58",
+        {".": dots.decide, "\u3002": dots.decide, "\uff0e": dots.decide, "\uff61": dots.decide},
+        {
+            ".": uts58.fragment,
+            "\u3002": uts58.ideographic_fragment,
+            "\uff0e": uts58.fullwidth_fragment,
+            "\uff61": uts58.halfwidth_fragment,
+        },
+        "link detection exactly as UTS #58 specifies it (its section 3)",
+    ),
 )
 
 

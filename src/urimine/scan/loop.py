@@ -90,6 +90,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                         scheme,
                         key or dedup_key(uri),
                         None,
+                        None,
                     ),
                 )
             )

@@ -12,10 +12,11 @@ from urimine.uts58.props import LABEL_DOTS, data
 _DOT_SPLIT = regex.compile("[" + "".join(sorted(LABEL_DOTS)) + "]")
 
 
-def host_run_end(text: str, pos: int) -> int:
-    """The end of the run of host characters (no dots) that starts at *pos*."""
+def host_run_end(text: str, pos: int, stop: int | None = None) -> int:
+    """The end of the run of host characters (no dots) that starts at *pos*, read no
+    further than *stop*."""
     host = data().host
-    n = len(text)
+    n = len(text) if stop is None else min(stop, len(text))
     while pos < n and host.get(ord(text[pos])):
         pos += 1
     return pos
