@@ -24,7 +24,13 @@ from urimine.rules.config import ALL_RULES, PRESETS, Config
 from urimine.rules.context import Context
 from urimine.rules.table import TABLE, sites
 
-RULE_SETS = [*PRESETS, *((rule,) for rule in ALL_RULES), ("bare", "hyphen"), ("urn", "quote")]
+RULE_SETS = [
+    *PRESETS,
+    *((rule,) for rule in ALL_RULES),
+    ("bare", "hyphen"),
+    ("urn", "quote"),
+    ("default", "email", "domains"),
+]
 
 
 def _decides(result: Result, mode: Mode) -> bool:

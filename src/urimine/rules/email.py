@@ -36,6 +36,7 @@ def decide(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """An ``@`` before a host character and after a Link_Email one (ASCII letters and
-    digits, or anything not ASCII)."""
-    return r"@(?<=[^\s@]@)(?=[^\W_])"
+    """An ``@`` before a letter or digit (a domain's first label starts with one); what
+    stands before it is read by the rule (an ``@`` without a local part still ends
+    where its domain does)."""
+    return r"@(?=[^\W_])"

@@ -33,18 +33,26 @@ __all__ = ["MAX_DOMAIN", "completed", "host_labels", "starts_word"]
 
 MAX_DOMAIN = 253
 """The longest domain name, in characters as written (RFC 1035 §2.3.4)."""
-_BEFORE_OK = frozenset("([*_',;")
+_BEFORE_OK = frozenset("([',;")
 """What may stand before a host besides white space and what ends a run: an opening
-bracket, emphasis marks (``*www.a.example*``), a quote, a list's separator."""
+bracket, a quote, a list's separator."""
+_EMPHASIS = frozenset("*_")
+"""Emphasis marks (``*www.a.example*``, ``_www.a.example_``), which may stand before a
+host where they start a word themselves (not ``see_www.a.example``)."""
 _HOST_CHARS = re.compile(r"[A-Za-z0-9\-]+")
 
 
 def starts_word(buf: str, s: int) -> bool:
     """Whether a host may start at ``s``: at the text's start, or after white space, a
-    character that ends a run, or one of :data:`_BEFORE_OK`."""
-    if s == 0:
-        return True
-    c = buf[s - 1]
+    character that ends a run, one of :data:`_BEFORE_OK`, or an emphasis mark that
+    starts a word."""
+    k, marks = s - 1, 0
+    while k >= 0 and marks < 3 and buf[k] in _EMPHASIS:
+        k, marks = k - 1, marks + 1  # up to three emphasis marks (bold italic)
+    return k < 0 or _starts(buf[k])
+
+
+def _starts(c: str) -> bool:
     return c in _BEFORE_OK or STOP_CHAR.match(c) is not None
 
 
