@@ -62,7 +62,17 @@ WORD_PIECES = [
     *("urn:isbn:1", "e.g.http://e.example", "news:+_%zz", "z39.50r:/", "HTTP:.", "%zz"),
     *("(http://p.example/)%zz", "urn:ab:%00", "http://[v1.x", "]/a", "<URN:a:b:c\\>", "d>"),
     *("<td>", "</td>", "<a:b>", "a", "\u00e9", "\u00a0", "\u2028", "\x0c", "-", "<", ">", '"'),
-    *("URL:", "url:", "www.a.com", "www.a.com)", "a@b.com", "setup.py", "x.org/", "www."),
+    *(
+        "URL:",
+        "url:",
+        "www.a.com",
+        "www.a.com)",
+        "a@b.com",
+        "setup.py",
+        "x.org/",
+        "www.",
+        "https://www.google.com/url?q=https://a.example/",
+    ),
 ]
 WORD_GAPS = [" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n", "- \n"]
 # Unicode edges: zero-width characters, other scripts' punctuation, odd white space.
@@ -78,6 +88,7 @@ BEYOND_PIECES = [
     *("example", ".com", "com", ".org", ".py", "setup.py", ".c", "b.c", "ex.org:80", ".рф"),
     *("a@", "bob@", "@b.example.com", "a@a@", "www.www.", "\uff0e", "\uff61", "\u3002com"),
     *("mailto:a@b.com", "a.b@c.de", "x-", "-y.net", "_", "**", "w3.org/A/", "ftp.gnu.org"),
+    *("https://www.google.com/url?q=https://a.example/", "https://www.google.com/url?q=x"),
 ]
 
 ALL_PIECES = list(
@@ -156,7 +167,7 @@ knobs = st.sampled_from(
 )
 
 
-OPT_IN_RULES = ["default,email,domains", "uts58", "strict,abbreviated,email"]
+OPT_IN_RULES = ["default,email,domains,unwrap", "uts58", "strict,abbreviated,email"]
 """Rule sets beyond the default one the oracle runs too (every rule of issue 31)."""
 
 

@@ -29,6 +29,7 @@ from urimine.rules.base import Candidate, Site
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.table import sites
+from urimine.rules.unwrapped import expand
 from urimine.scan.buffer import Buffer
 from urimine.scan.lines import LineCursor
 from urimine.scan.loop import scan
@@ -64,6 +65,7 @@ class Scanner:
         "sites",
         "skip_to_space",
         "stats",
+        "unwrap",
         "want_rejections",
         "word_misses",
         "words",
@@ -86,6 +88,8 @@ class Scanner:
         self.sites: dict[str, Site] = sites(ctx.cfg)
         self.chars = "".join(self.sites)
         self.want_rejections = rejections
+        self.unwrap = "unwrap" in ctx.rules
+        """The unwrap rule: each wrapper's target follows it (:func:`expand`)."""
         self.hits_only = not rejections and ctx.speed.hits_only
         self.stats = ScanStats()
         self.buffer = Buffer()
@@ -109,7 +113,8 @@ class Scanner:
             raise RuntimeError("Scanner.feed() after close()")
         if not text or not self.buffer.add(text):
             return []
-        return scan(self, final=False)
+        out = scan(self, final=False)
+        return expand(out) if self.unwrap else out
 
     def close(self) -> list[Hit | Rejection]:
         """Signal the end of the text; return everything still undecided."""
@@ -118,7 +123,7 @@ class Scanner:
         out = scan(self, final=True)
         self.closed = True
         self.buffer.text = ""
-        return out
+        return expand(out) if self.unwrap else out
 
     def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
         """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
@@ -149,7 +154,7 @@ class Scanner:
         while not self.closed:
             out = scan(self, final=True, stop=self.buffer.pos + step)
             self.closed = self.paused is None
-            yield from out
+            yield from expand(out) if self.unwrap else out
 
     # ------------------------------------------------------------------ output
     def hit(self, buf: str, c: Candidate) -> Hit:
@@ -175,4 +180,5 @@ class Scanner:
         word), found by a scanner of hits only with these rules but no word leaps."""
         alone = Scanner.__new__(Scanner)
         alone._start(Context(self.ctx.cfg, self.ctx.speed), rejections=False, word_leaps=False)
+        alone.unwrap = False  # (the hits handed out are unwrapped, once)
         return tuple(alone.hits((f" {word} ",)))

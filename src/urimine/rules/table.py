@@ -83,6 +83,7 @@ TABLE: tuple[Rule, ...] = (
         {"@": email.fragment},
         "e-mail addresses as mailto: URIs (UTS #58 Link_Email; RFC 5321, RFC 6531)",
     ),
+    Rule("unwrap", {}, {}, "the targets of security wrappers and redirectors, as more hits"),
     Rule(
         "uts58",
         {".": dots.decide, "\u3002": dots.decide, "\uff0e": dots.decide, "\uff61": dots.decide},
