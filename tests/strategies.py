@@ -89,6 +89,8 @@ BEYOND_PIECES = [
     *("a@", "bob@", "@b.example.com", "a@a@", "www.www.", "\uff0e", "\uff61", "\u3002com"),
     *("mailto:a@b.com", "a.b@c.de", "x-", "-y.net", "_", "**", "w3.org/A/", "ftp.gnu.org"),
     *("https://www.google.com/url?q=https://a.example/", "https://www.google.com/url?q=x"),
+    *("hxxp://", "hXXps[://]", "fxp:", "[.]", "(.)", "{.}", "[dot]", "[at]", "[@]", "[:]"),
+    *("evil[.]com", "(dot)", "x", "X", "[", "(", "{"),
 ]
 
 ALL_PIECES = list(
@@ -167,7 +169,13 @@ knobs = st.sampled_from(
 )
 
 
-OPT_IN_RULES = ["default,email,domains,unwrap", "uts58", "strict,abbreviated,email"]
+OPT_IN_RULES = [
+    "default,email,domains,unwrap",
+    "uts58",
+    "strict,abbreviated,email",
+    "default,defanged",
+    "lenient,defanged,email,domains",
+]
 """Rule sets beyond the default one the oracle runs too (every rule of issue 31)."""
 
 

@@ -30,6 +30,7 @@ RULE_SETS = [
     ("bare", "hyphen"),
     ("urn", "quote"),
     ("default", "email", "domains"),
+    ("default", "defanged", "unwrap"),
 ]
 
 

@@ -27,6 +27,7 @@ ALL_RULES: tuple[str, ...] = (
     "abbreviated",  # www. and ftp. hosts without their scheme (seed 002 Appendix F)
     "domains",  # any host whose last label is a top-level domain (UTS #58)
     "email",  # e-mail addresses as mailto: URIs (UTS #58 Link_Email, RFC 5321)
+    "defanged",  # hxxp://evil[.]example as threat reports write it, refanged
     "unwrap",  # the targets of security wrappers and redirectors, as more hits
     "uts58",  # link detection exactly as UTS #58 specifies it
 )

@@ -67,5 +67,6 @@ def at_dot(
 
 def fragment(mode: Mode, cfg: Config) -> str:
     """A dot between a letter or digit and a letter (a top-level domain starts with
-    one)."""
-    return r"\.(?<=[^\W_]\.)(?=[^\W\d_])"
+    one), not before a label of ASCII host characters that a dot and another label
+    follow (no last label)."""
+    return r"\.(?<=[^\W_]\.)(?=[^\W\d_])(?![A-Za-z0-9\-]+\.[A-Za-z0-9])"

@@ -36,7 +36,8 @@ def decide(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """An ``@`` before a letter or digit (a domain's first label starts with one); what
-    stands before it is read by the rule (an ``@`` without a local part still ends
-    where its domain does)."""
-    return r"@(?=[^\W_])"
+    """An ``@`` before a domain of two labels at least: a letter or digit, then a label
+    dot before a letter (a top-level domain starts with one) with no white space or
+    ``@`` between. What stands before the ``@`` is read by the rule (an ``@`` without
+    a local part still ends where its domain does)."""
+    return "@(?=[^\\W_][^\\s@]*?[.\u3002\uff0e\uff61][^\\W\\d_])"

@@ -14,6 +14,7 @@ from urimine.rules import (
     angle,
     bare,
     colon,
+    defanged,
     domains,
     dots,
     email,
@@ -82,6 +83,12 @@ TABLE: tuple[Rule, ...] = (
         {"@": email.decide},
         {"@": email.fragment},
         "e-mail addresses as mailto: URIs (UTS #58 Link_Email; RFC 5321, RFC 6531)",
+    ),
+    Rule(
+        "defanged",
+        {c: defanged.decide for c in "[({xX"},
+        {c: defanged.fragment_at(c) for c in "[({xX"},
+        "defanged indicators (hxxp, [.], [at]...) as threat reports write them, refanged",
     ),
     Rule("unwrap", {}, {}, "the targets of security wrappers and redirectors, as more hits"),
     Rule(

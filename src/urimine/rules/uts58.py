@@ -38,7 +38,9 @@ def at_dot(
     return Candidate(found.start, found.end, "uts58", found.uri, "uri", scheme)
 
 
-_AFTER = r"(?=[^\W\d_])"
+_AFTER = r"(?=[^\W\d_])(?![A-Za-z0-9\-]+[.\u3002\uff0e\uff61][A-Za-z0-9])"
+"""After a label dot: a letter (a top-level domain starts with one), and not a label of
+ASCII host characters that a label dot and another label follow (no last label)."""
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
