@@ -35,5 +35,6 @@ def at_dot(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """The dot after ``www`` or ``ftp`` (any case) before a letter or digit."""
-    return r"\.(?<=[wW][wW][wW]\.|[fF][tT][pP]\.)(?=[^\W_])"
+    """The dot after ``www`` or ``ftp`` (any case) before a letter or digit (the
+    character before the dot tested alone first: most dots fail it at once)."""
+    return r"\.(?<=[wWpP]\.)(?<=[wW][wW][wW]\.|[fF][tT][pP]\.)(?=[^\W_])"
