@@ -35,6 +35,11 @@ def at_dot(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """The dot after ``www`` or ``ftp`` (any case) before a letter or digit (the
-    character before the dot tested alone first: most dots fail it at once)."""
-    return r"\.(?<=[wWpP]\.)(?<=[wW][wW][wW]\.|[fF][tT][pP]\.)(?=[^\W_])"
+    """The dot after ``www`` or ``ftp`` (any case) before a letter or digit, the host not
+    glued to a letter, digit, ``/``, ``.``, ``@``, ``:``, ``=`` or ``-`` before it (no
+    word starts there: ``http://www.``, ``a.www.``). The character before the dot is
+    tested alone first: most dots fail it at once."""
+    return (
+        r"\.(?<=[wWpP]\.)(?<=[wW][wW][wW]\.|[fF][tT][pP]\.)"
+        r"(?<![^\W_]...\.)(?<![/.@:=\-]...\.)(?=[^\W_])"
+    )
