@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 
 from urimine.errors import Reason
-from urimine.parser import split_reference
 from urimine.rules.base import Candidate, Pending, PendingType
 from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.context import Context
@@ -39,7 +38,11 @@ bracket, a quote, a list's separator."""
 _EMPHASIS = frozenset("*_")
 """Emphasis marks (``*www.a.example*``, ``_www.a.example_``), which may stand before a
 host where they start a word themselves (not ``see_www.a.example``)."""
-_HOST_CHARS = re.compile(r"[A-Za-z0-9\-]+")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
+_ASCII_DOMAIN = re.compile(rf"(?:{_LABEL}\.)+({_LABEL})")
+"""An ASCII domain name of two labels at least, none empty, none starting or ending with
+"-" (RFC 1034 §3.5); the last label captured."""
+_AUTHORITY_END = re.compile(r"[/?#]")
 
 
 def starts_word(buf: str, s: int) -> bool:
@@ -59,16 +62,30 @@ def _starts(c: str) -> bool:
 def host_labels(host: str) -> list[str] | None:
     """The labels of *host* if it is a domain name whose last label is a real top-level
     domain (labels of host characters, well formed, at most 253 characters); else None."""
-    if len(host) > MAX_DOMAIN or not valid_domain(host):
+    if len(host) > MAX_DOMAIN:
+        return None
+    if host.isascii():
+        m = _ASCII_DOMAIN.fullmatch(host)
+        return host.split(".") if m is not None and is_tld(m.group(1)) else None
+    if not valid_domain(host):
         return None
     labels = host.split(".")
     if len(labels) < 2 or not is_tld(labels[-1]):
         return None
-    if not _HOST_CHARS.fullmatch(host.replace(".", "")):
-        table = data().host
-        if not all(table.get(ord(c)) for label in labels for c in label):
-            return None
+    table = data().host
+    if not all(table.get(ord(c)) for label in labels for c in label):
+        return None
     return labels
+
+
+def _host(rest: str) -> str | None:
+    """The host of a URI without its ``scheme://`` (*rest*), checked by the parser
+    already; None where it has a user name (``www.a.example@b.example``)."""
+    m = _AUTHORITY_END.search(rest)
+    authority = rest if m is None else rest[: m.start()]
+    if "@" in authority:
+        return None
+    return authority.rpartition(":")[0] if ":" in authority else authority
 
 
 def completed(
@@ -98,7 +115,7 @@ def completed(
         found = validate(ctx, prefix + text, scheme, bare=True)
     if found is not None:
         return None
-    uri = split_reference(prefix + text)
-    if uri.userinfo is not None or uri.host is None or host_labels(uri.host) is None:
+    host = _host(text)
+    if not host or host_labels(host) is None:
         return None
     return Candidate(s, s + len(text), context, prefix + text, "uri", scheme)
