@@ -3,6 +3,9 @@ them, reported refanged; ``raw`` and the offsets are the text as written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from helpers import hits, uris
@@ -85,3 +88,18 @@ def test_an_indicator_far_from_its_first_mark() -> None:
     assert [h.raw for h in hits(near, rules=RULES)] == [near]
     far = "http://" + "a" * 300 + ".example.com/x[.]y"
     assert [h.context for h in hits(far, rules=RULES)] != ["defanged"]
+
+
+def test_a_mark_far_into_a_token_with_a_small_length_bound_ends() -> None:
+    """A mark more than the length bound into its token: no indicator, and the scan goes
+    on (it once went back to the token's start, again and again)."""
+    code = (
+        "import urimine\n"
+        "text = ('\\x85' + 'a' * 100 + '[dot][dot].org') * 20 + ' hxxp://evil[.]com'\n"
+        "print([h.uri for h in urimine.finditer(text, rules='lenient,defanged,email,domains',"
+        " max_candidate_len=40, speed=urimine.Speed.none())])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "['http://evil.com']"

@@ -69,32 +69,35 @@ def decide(
     if kept is not None and kept.buf is buf and kept.lo <= i < kept.hi and last_end <= kept.lo:
         return None  # (a token already found to hold no indicator)
     n = len(buf)
-    floor = max(last_end, i - LOOKBACK)
+    floor = max(last_end, i - min(LOOKBACK, ctx.max_len - 1))  # (the token holds i)
     m = _LAST_STOP.match(buf, floor, i)
     start = m.end() if m is not None else floor
     if start == floor > last_end and _TOKEN_STOP.match(buf, start - 1) is None:
         # Started too far back: so for each mark after this one in the token.
-        return _none(ctx, buf, floor, _token_end(buf, i, n))
+        return _none(ctx, buf, i, floor, _token_end(buf, i, n))
     end = _token_end(buf, i, min(n, start + ctx.max_len))
     if end - start >= ctx.max_len:
-        return _none(ctx, buf, start, end)  # as long as the length bound: no indicator
+        return _none(ctx, buf, i, start, end)  # as long as the length bound: no indicator
     if end == n and not final:
         return Pending
     if _AT[buf[i]].match(buf, i) is None:
         return None
     found = indicator_in(buf, start, end)
     if found is None:
-        return _none(ctx, buf, start, end)
+        return _none(ctx, buf, i, start, end)
     if not found.start <= i < found.end:
         return None
     scheme = found.uri.split(":", 1)[0].lower()
     return Candidate(found.start, found.end, "defanged", found.uri, "uri", scheme)
 
 
-def _none(ctx: Context, buf: str, lo: int, hi: int) -> Candidate | int | None:
-    """Nothing at the marks of ``buf[lo:hi]``: remembered; and where no other rule's
-    trigger stands in it either, the scan goes on from *hi* (the index)."""
+def _none(ctx: Context, buf: str, i: int, lo: int, hi: int) -> Candidate | int | None:
+    """Nothing at the marks of ``buf[lo:hi]`` (the mark ``i`` among them): remembered;
+    and where no other rule's trigger stands in it either, the scan goes on from *hi*
+    (the index)."""
     ctx.memo.defanged = Kept(buf, lo, hi, -1)
+    if hi <= i:
+        return None
     for search in _others(ctx.cfg):
         m = search(buf, lo, min(len(buf), hi + _AHEAD))
         if m is not None and m.start() < hi:
