@@ -11,7 +11,9 @@ one more (what stands before the host), never further.
 
 from __future__ import annotations
 
-from urimine.rules.base import Candidate, Mode, PendingType
+import re
+
+from urimine.rules.base import Candidate, Mode, Pending, PendingType
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.schemeless import completed, starts_word
@@ -19,6 +21,7 @@ from urimine.rules.schemeless import completed, starts_word
 __all__ = ["at_dot", "fragment"]
 
 _SCHEMES = {"www": "http", "ftp": "ftp"}
+_LABEL_START = re.compile(r"[^\W_]")
 
 
 def at_dot(
@@ -31,6 +34,10 @@ def at_dot(
     scheme = _SCHEMES.get(buf[s:i].lower())
     if scheme is None or not starts_word(buf, s):
         return None
+    if i + 1 == len(buf):
+        return None if final else Pending
+    if _LABEL_START.match(buf, i + 1) is None:
+        return None  # ("ftp.." and "www._": no label after the dot)
     return completed(ctx, buf, s, i, scheme, "abbreviated", final)
 
 

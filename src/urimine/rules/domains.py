@@ -66,7 +66,7 @@ def at_dot(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """A dot between a letter or digit and a letter (a top-level domain starts with
-    one), not before a label of ASCII host characters that a dot and another label
-    follow (no last label)."""
-    return r"\.(?<=[^\W_]\.)(?=[^\W\d_])(?![A-Za-z0-9\-]+\.[A-Za-z0-9])"
+    """A dot between a letter, digit or character not ASCII and a letter (a top-level
+    domain starts with one), not before a label of ASCII host characters that a dot and
+    another label follow (no last label)."""
+    return r"\.(?<=[^\W_]\.|[^\x00-\x7f]\.)(?=[^\W\d_])(?![A-Za-z0-9\-]+\.[A-Za-z0-9])"

@@ -36,8 +36,9 @@ def decide(
 
 
 def fragment(mode: Mode, cfg: Config) -> str:
-    """An ``@`` before a domain of two labels at least: a letter or digit, then a label
+    """An ``@`` before a domain of two labels at least: a letter, a digit or a character
+    not ASCII, then a label
     dot before a letter (a top-level domain starts with one) with no white space or
     ``@`` between. What stands before the ``@`` is read by the rule (an ``@`` without
     a local part still ends where its domain does)."""
-    return "@(?=[^\\W_][^\\s@]*?[.\u3002\uff0e\uff61][^\\W\\d_])"
+    return "@(?=[^\\W_]|[^\\x00-\\x7f])(?=[^\\s@]*?[.\u3002\uff0e\uff61][^\\W\\d_])"
