@@ -73,3 +73,20 @@ def test_hits_are_links_as_uts58_completes_them() -> None:
     # Schemes other than http and https are not UTS #58's.
     found = [h.uri for h in finditer("ftp://ftp.example.org/ tel:+1", rules="uts58")]
     assert found == ["http://ftp.example.org/"]
+
+
+def test_a_link_that_holds_a_closing_angle_bracket_whatever_the_speed() -> None:
+    """UTS #58 does not end a query at ">", where the word leaps end words: they are off
+    under the preset (the fuzz driver found a link cut there with small knobs)."""
+    from strategies import SMALL_KNOBS
+    from urimine import Speed
+
+    text = (
+        "x:y:z: a'http://q.example/'\n<td>'http://q.example/'  a \n"
+        + "https://w1.example.org/a/1/index.html?q=1<td>'http://q.example/'aa "
+    ) * 40
+    fast = Speed.all().tuned(**SMALL_KNOBS)
+    found = [(h.start, h.end) for h in Scanner(rules="uts58", speed=fast).hits([text])]
+    plain = [(h.start, h.end) for h in finditer(text, rules="uts58", speed=Speed.none())]
+    assert found == plain
+    assert text[plain[0][0] : plain[0][1]].endswith("?q=1<td>'http://q.example/'aa")

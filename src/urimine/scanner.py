@@ -101,7 +101,8 @@ class Scanner:
         """While a final scan is paused (:meth:`hits`), its trigger finder."""
         self.words = (
             WordLeaps(ctx, self._alone, self.stats)
-            if word_leaps and not rejections and ctx.speed.word_leaps
+            # (not under UTS #58, whose links may hold the ">" a word leap ends words at)
+            if word_leaps and not rejections and ctx.speed.word_leaps and "uts58" not in ctx.rules
             else None
         )
         self.word_misses = 0
