@@ -66,7 +66,17 @@ WORD_PIECES = [
     *("urn:isbn:1", "e.g.http://e.example", "news:+_%zz", "z39.50r:/", "HTTP:.", "%zz"),
     *("(http://p.example/)%zz", "urn:ab:%00", "http://[v1.x", "]/a", "<URN:a:b:c\\>", "d>"),
     *("<td>", "</td>", "<a:b>", "a", "\u00e9", "\u00a0", "\u2028", "\x0c", "-", "<", ">", '"'),
-    *("URL:", "url:"),
+    *(
+        "URL:",
+        "url:",
+        "www.a.com",
+        "www.a.com)",
+        "a@b.com",
+        "setup.py",
+        "x.org/",
+        "www.",
+        "https://www.google.com/url?q=https://a.example/",
+    ),
 ]
 WORD_GAPS = [" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n", "- \n"]
 # Unicode edges: zero-width characters, other scripts' punctuation, odd white space.
@@ -83,6 +93,18 @@ FIDELITY_PIECES = [
     *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
 ]
 
+# Links written without their scheme and e-mail addresses (the abbreviated, domains,
+# email and uts58 rules): hosts, top-level domains, label dots, "@".
+BEYOND_PIECES = [
+    *("www.", "WWW.", "ftp.", "Www.example.com", "www.a.example.org/p", "xwww.", "www", "ex"),
+    *("example", ".com", "com", ".org", ".py", "setup.py", ".c", "b.c", "ex.org:80", ".рф"),
+    *("a@", "bob@", "@b.example.com", "a@a@", "www.www.", "\uff0e", "\uff61", "\u3002com"),
+    *("mailto:a@b.com", "a.b@c.de", "x-", "-y.net", "_", "**", "w3.org/A/", "ftp.gnu.org"),
+    *("https://www.google.com/url?q=https://a.example/", "https://www.google.com/url?q=x"),
+    *("hxxp://", "hXXps[://]", "fxp:", "[.]", "(.)", "{.}", "[dot]", "[at]", "[@]", "[:]"),
+    *("evil[.]com", "(dot)", "x", "X", "[", "(", "{"),
+]
+
 ALL_PIECES = list(
     dict.fromkeys(
         EDGE_PIECES
@@ -93,6 +115,7 @@ ALL_PIECES = list(
         + WORD_PIECES
         + OTHER_PIECES
         + FIDELITY_PIECES
+        + BEYOND_PIECES
     )
 )
 
@@ -157,6 +180,16 @@ knobs = st.sampled_from(
         {**SMALL_KNOBS, "dense_span": 2048, "dense_block": 64, "word_block": 1024},
     ]
 )
+
+
+OPT_IN_RULES = [
+    "default,email,domains,unwrap",
+    "uts58",
+    "strict,abbreviated,email",
+    "default,defanged",
+    "lenient,defanged,email,domains",
+]
+"""Rule sets beyond the default one the oracle runs too (every rule of issue 31)."""
 
 
 def speeds(tuning: dict[str, int]) -> dict[str, Speed]:

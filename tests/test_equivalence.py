@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import chunkings, scan
-from strategies import SMALL_KNOBS, knobs, speeds, texts, word_texts
+from strategies import OPT_IN_RULES, SMALL_KNOBS, knobs, speeds, texts, word_texts
 from urimine import Hit, Rejection, Scanner, Speed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,11 +28,21 @@ REGRESSIONS = ROOT / "tests" / "fixtures" / "equivalence-regressions.txt"
 
 
 def every_way(
-    text: str, speed: Speed, rejections: bool, max_len: int, chunked: bool = True
+    text: str,
+    speed: Speed,
+    rejections: bool,
+    max_len: int,
+    chunked: bool = True,
+    rules: str = "default",
 ) -> list[list[Hit | Rejection]]:
     """The scan of *text* fed whole, in chunks of 7 characters, and given whole to
     ``Scanner.hits`` (hits only)."""
-    options = {"rejections": rejections, "max_candidate_len": max_len, "speed": speed}
+    options = {
+        "rejections": rejections,
+        "max_candidate_len": max_len,
+        "speed": speed,
+        "rules": rules,
+    }
     runs = [scan([text], **options)]
     if chunked:
         runs.append(scan([text[k : k + 7] for k in range(0, len(text), 7)], **options))
@@ -42,13 +52,15 @@ def every_way(
 
 
 def assert_as_plain(
-    text: str, tuning: dict[str, int], rejections: bool, max_len: int = 8192
+    text: str, tuning: dict[str, int], rejections: bool, max_len: int = 8192, rules: str = "default"
 ) -> None:
     """Every mechanism on, and each one off alone, gives what the plain path gives."""
-    plain = scan([text], rejections=rejections, max_candidate_len=max_len, speed=Speed.none())
+    plain = scan(
+        [text], rejections=rejections, max_candidate_len=max_len, speed=Speed.none(), rules=rules
+    )
     plain_hits = [h for h in plain if isinstance(h, Hit)]
     for name, speed in speeds(tuning).items():
-        whole, *others = every_way(text, speed, rejections, max_len)
+        whole, *others = every_way(text, speed, rejections, max_len, rules=rules)
         assert whole == plain, (name, "whole")
         assert others[-1] == plain_hits, (name, "Scanner.hits")
         for run in others[:-1]:
@@ -70,6 +82,21 @@ def test_mechanisms_answer_as_the_plain_path_on_repeated_words(
 ) -> None:
     """Words repeated with gaps of every kind: where the word leaps act (hits only)."""
     assert_as_plain(text, tuning, rejections=False, max_len=max_len)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(texts(), word_texts()),
+    knobs,
+    st.booleans(),
+    st.sampled_from([8192, 100, 40]),
+    st.sampled_from(OPT_IN_RULES),
+)
+def test_mechanisms_answer_as_the_plain_path_with_the_opt_in_rules(
+    text: str, tuning: dict[str, int], rejections: bool, max_len: int, rules: str
+) -> None:
+    """The rules beyond the scheme (email, domains, the uts58 preset) too."""
+    assert_as_plain(text, tuning, rejections, max_len, rules)
 
 
 def _regressions() -> Iterator[str]:

@@ -49,5 +49,5 @@ def test_sparse_text_compiles_no_dense_prefilter() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     ).stdout.split("\n")
-    assert out[0] == "(0, 2)"  # the sparse prefilters of ":" and "<"
-    assert out[1] == "(1, 3)"  # and the dense ones: the colons' names and "<"
+    assert out[0] == "(0, 3)"  # the sparse prefilters of ":", "<" and "." (www.)
+    assert out[1] == "(1, 4)"  # and the dense ones: the colons' names and "<"

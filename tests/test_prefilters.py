@@ -10,6 +10,8 @@ nothing may be passed over).
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +24,14 @@ from urimine.rules.config import ALL_RULES, PRESETS, Config
 from urimine.rules.context import Context
 from urimine.rules.table import TABLE, sites
 
-RULE_SETS = [*PRESETS, *((rule,) for rule in ALL_RULES), ("bare", "hyphen"), ("urn", "quote")]
+RULE_SETS = [
+    *PRESETS,
+    *((rule,) for rule in ALL_RULES),
+    ("bare", "hyphen"),
+    ("urn", "quote"),
+    ("default", "email", "domains"),
+    ("default", "defanged", "unwrap"),
+]
 
 
 def _decides(result: Result, mode: Mode) -> bool:
@@ -97,5 +106,5 @@ def test_fragments_hold_no_capturing_group_and_start_with_their_trigger() -> Non
                 sources = [found] if isinstance(found, str) else [f.after for f in found or []]
                 sources += [f.short for f in found or [] if not isinstance(found, str) and f.short]
                 for source in sources:
-                    assert source.startswith(char), (rule.name, mode, source)
+                    assert source.startswith(re.escape(char)), (rule.name, mode, source)
                     assert "(?P<" not in source, (rule.name, mode)

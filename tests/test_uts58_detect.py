@@ -70,7 +70,9 @@ HOSTILE = {
     # Each a megabyte or so of text built to make a naive scanner go back and forth.
     "brackets": ("example.com/" + "(" * 1_000_000, 1),
     "closers": ("example.com/" + "a)" * 500_000, 1),
-    "dots": ("a." * 500_000 + "com", 1),
+    # Longer than a domain name may be (253 characters, RFC 1035 §2.3.4): no link.
+    "dots": ("a." * 500_000 + "com", 0),
+    "dots-then-a-domain": ("a." * 500_000 + " " + "a." * 120 + "com", 1),
     "tld-prefixes": ("a.comx" * 170_000, 0),
     "ats": ("a@" * 500_000 + "b.com", 1),
     "labels": ("a-.com/ " * 125_000, 0),

@@ -31,11 +31,19 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",
     "latex",
     "labels",
+    "abbreviated",
+    "domains",
+    "email",
+    "defanged",
+    "unwrap",
+    "uts58",
 )
+_CORE = frozenset(ALL_RULES[: ALL_RULES.index("labels") + 1])
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
-    "default": frozenset(ALL_RULES) - {"any-scheme"},
-    "lenient": frozenset(ALL_RULES),
+    "default": _CORE - {"any-scheme"} | {"abbreviated"},
+    "lenient": _CORE | {"abbreviated"},
+    "uts58": frozenset({"uts58"}),
 }
 
 
@@ -45,16 +53,16 @@ def check_rules(rules: str | tuple[str, ...]) -> None:
         if rules not in PRESETS:
             raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
         return
-    unknown = set(rules) - set(ALL_RULES)
+    unknown = set(rules) - set(ALL_RULES) - set(PRESETS)  # a list may name presets
     if unknown:
         raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
 
 
 HEADERS = ("all", "links", "none")
 """The values of ``--headers``: the header fields that give hits. ``all``: every field
-that may hold a URI, the unstructured ones and the link fields (:mod:`urimine.sources.mail_fields`);
-``links``: only the fields that hold URIs by design and those showing a ``<scheme:``;
-``none``: no field."""
+that may hold a URI, the unstructured ones and the link fields
+(:mod:`urimine.sources.mail_fields`); ``links``: only the fields that hold URIs by design
+and those showing a ``<scheme:``; ``none``: no field."""
 HEADERS_HELP = (
     "mail header fields scanned: all (every unstructured field and the URI fields),"
     " links (List-*, Archived-At, Content-Base/-Location and fields showing"

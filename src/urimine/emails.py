@@ -22,7 +22,20 @@ from urimine.uts58.localpart import local_part_start, mailto_uri, with_mailto
 from urimine.uts58.props import LABEL_DOTS
 
 MAX_LOCAL_OCTETS = 64
+MAX_DOMAIN = 253
+"""The longest domain name, in characters as written (RFC 1035 §2.3.4)."""
+LOOKBEHIND = MAX_LOCAL_OCTETS + len("mailto:")
+"""The most :func:`address_at` reads before its ``@``."""
 _AT = regex.compile("@")
+
+
+class _More:
+    def __repr__(self) -> str:
+        return "MORE"
+
+
+MORE = _More()
+"""What :func:`address_at` answers where the text ends too soon to decide."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,34 +57,65 @@ class EmailAddress:
         return mailto_uri(self.local, self.domain)
 
 
-def _domain_end(text: str, pos: int) -> int:
+@dataclass(frozen=True, slots=True)
+class NoAddress:
+    """An ``@`` and a good domain without a good local part: nothing is an address up
+    to *end* (the domain is not read again as another address's)."""
+
+    start: int
+    end: int
+
+
+def _domain_end(text: str, pos: int, final: bool) -> int | _More | None:
     """The end of the domain that starts at *pos*: host runs joined by single dots; a
-    dot not followed by a host character ends it (a full stop after the address)."""
-    end = host_run_end(text, pos)
-    while end < len(text) - 1 and text[end] in LABEL_DOTS and host_run_end(text, end + 1) > end + 1:
-        end = host_run_end(text, end + 1)
-    return end
+    dot not followed by a host character ends it (a full stop after the address).
+    None where it is longer than a domain name may be."""
+    n, stop = len(text), pos + MAX_DOMAIN + 1
+    end = host_run_end(text, pos, stop)
+    while end < stop:
+        if end == n or (text[end] in LABEL_DOTS and end + 1 == n):
+            return end if final else MORE
+        if text[end] not in LABEL_DOTS:
+            return end
+        after = host_run_end(text, end + 1, stop)
+        if after == end + 1:
+            return end
+        end = after
+    return None
+
+
+def address_at(
+    text: str, at: int, floor: int, *, final: bool = True
+) -> EmailAddress | NoAddress | _More | None:
+    """What the ``@`` at *at* starts, nothing before *floor* read: an address, a
+    :class:`NoAddress`, None (no address here) or, where *final* is false and the text
+    ends too soon, :data:`MORE`."""
+    end = _domain_end(text, at + 1, final)
+    if not isinstance(end, int):
+        return end
+    domain = text[at + 1 : end]
+    if end == at + 1 or not valid_domain(domain):
+        return None
+    labels = split_labels(domain)
+    if len(labels) < 2 or not is_tld(labels[-1]):
+        return None
+    start = local_part_start(text, at, floor, max_octets=MAX_LOCAL_OCTETS)
+    if start is None:
+        return NoAddress(at, end)
+    return EmailAddress(with_mailto(text, start, floor), end, text[start:at], domain)
 
 
 def iter_emails(text: str) -> Iterator[EmailAddress]:
     """Each e-mail address in *text*, in order, none overlapping the one before."""
     floor = 0
     for m in _AT.finditer(text):
-        at = m.start()
-        if at < floor:
+        if m.start() < floor:
             continue
-        end = _domain_end(text, at + 1)
-        domain = text[at + 1 : end]
-        if end == at + 1 or not valid_domain(domain) or len(split_labels(domain)) < 2:
-            continue
-        if not is_tld(split_labels(domain)[-1]):
-            continue
-        start = local_part_start(text, at, floor, max_octets=MAX_LOCAL_OCTETS)
-        if start is None:
-            floor = end
-            continue
-        yield EmailAddress(with_mailto(text, start, floor), end, text[start:at], domain)
-        floor = end
+        found = address_at(text, m.start(), floor)
+        if isinstance(found, EmailAddress | NoAddress):
+            floor = found.end
+            if isinstance(found, EmailAddress):
+                yield found
 
 
 def find_emails(text: str) -> list[EmailAddress]:
@@ -85,4 +129,4 @@ def find_emails(text: str) -> list[EmailAddress]:
     return list(iter_emails(text))
 
 
-__all__ = ["EmailAddress", "find_emails", "iter_emails", "mailto_uri"]
+__all__ = ["EmailAddress", "NoAddress", "address_at", "find_emails", "iter_emails", "mailto_uri"]

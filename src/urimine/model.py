@@ -29,7 +29,10 @@ class Hit(NamedTuple):
     column: int
     """1-based column (in characters) of ``start``."""
     context: str
-    """How it was delimited: ``angle``, ``url-prefix``, ``quote``, ``bare``, ``legacy-urn``."""
+    """How it was delimited: ``angle``, ``url-prefix``, ``quote``, ``bare``, ``legacy-urn``;
+    or the rule that found a link written without its scheme or not as a URI
+    (``abbreviated``, ``domains``, ``email``, ``defanged``, ``uts58``), or
+    ``unwrapped`` for the target of a wrapper (:attr:`wrapper`)."""
     kind: str
     """``uri``, ``urn`` (RFC 8141 form) or ``urn-legacy`` (1993 ``<URN:...>`` form)."""
     scheme: str
@@ -44,6 +47,9 @@ class Hit(NamedTuple):
     there but real links carry and browsers accept ("[ ] { } | ^" in a path, query or
     fragment, a second "#"): it is reported as written, its key percent-encoded as a
     browser would (WHATWG URL)."""
+    wrapper: str | None = None
+    """For an ``unwrapped`` hit (the ``unwrap`` rule): the URI of the wrapper or redirector
+    its target was read from (the hit before it); else None."""
 
 
 @dataclass(frozen=True, slots=True)

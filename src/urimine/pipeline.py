@@ -155,6 +155,7 @@ class Record(NamedTuple):
             "end": h.end,
             "alternative": h.alternative,
             "strict": h.strict,
+            "wrapper": h.wrapper,
         }
         if self.is_mail:
             out["message_index"] = self.doc_index

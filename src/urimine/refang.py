@@ -35,6 +35,7 @@ _SIGNAL = regex.compile(_MARK.pattern + "|" + _SCHEME.pattern, regex.I)
 _URL = regex.compile(r"(?:https?|ftp)://", regex.I)
 _TRAILING = ".,;:!?'\""
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_DOTS = ("[.]", "(.)", "{.}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,9 @@ def refang_text(text: str) -> str:
     >>> refang_text("hxxps[://]evil[.]example/a and bob[at]evil(.)example")
     'https://evil.example/a and bob@evil.example'
     """
-    text = _SCHEME.sub(lambda m: "ftp" if m.group()[0] in "fF" else "http" + m.group(1), text)
+    text = _SCHEME.sub(
+        lambda m: "ftp" if m.group()[0] in "fF" else "http" + m.group(1).lower(), text
+    )
     plain: str = _MARK.sub(lambda m: _MARK_VALUES[int(str(m.lastgroup)[1:])], text)
     return plain
 
@@ -99,22 +102,44 @@ def _token_bounds(text: str, pos: int) -> tuple[int, int]:
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     """The token without the sentence punctuation, quotes and unmatched brackets around
-    it; a defanged dot at its end is a full stop too."""
+    it; a defanged dot at its end is a full stop too. Each character is looked at a
+    bounded number of times (brackets counted once)."""
     while start < end and text[start] in "(<[{\"'" and _MARK.match(text, start) is None:
         start += 1
-    changed = True
-    while changed and start < end:
-        changed = False
-        dot = regex.search(r"(?:\[\.\]|\(\.\)|\{\.\})$", text[start:end])
-        if dot is not None:
-            end, changed = start + dot.start(), True
-        elif text[end - 1] in _TRAILING:
-            end, changed = end - 1, True
-        elif text[end - 1] in _CLOSERS:
-            body = text[start:end]
-            if body.count(text[end - 1]) > body.count(_CLOSERS[text[end - 1]]):
-                end, changed = end - 1, True
+    counts: dict[str, int] | None = None
+    while start < end:
+        last = text[end - 1]
+        if end - start >= 3 and text[end - 3 : end] in _DOTS:
+            drop = 3
+        elif last in _TRAILING:
+            drop = 1
+        elif last in _CLOSERS:
+            counts = counts or {c: text.count(c, start, end) for c in "()[]{}<>"}
+            if counts[last] <= counts[_CLOSERS[last]]:
+                break
+            drop = 1
+        else:
+            break
+        _uncount(counts, text[end - drop : end])
+        end -= drop
     return start, end
+
+
+def _uncount(counts: dict[str, int] | None, dropped: str) -> None:
+    """Keep the bracket counts of the token as *dropped* leaves its end."""
+    if counts is not None:
+        for c in dropped:
+            if c in counts:
+                counts[c] -= 1
+
+
+def indicator_in(text: str, start: int, end: int) -> DefangedIndicator | None:
+    """The defanged indicator the token ``text[start:end]`` (a run without white space)
+    holds, sentence punctuation, quotes and unmatched brackets around it left out; or
+    None."""
+    start, end = _trim(text, start, end)
+    uri = refang(text[start:end]) if start < end else None
+    return None if uri is None else DefangedIndicator(start, end, uri)
 
 
 def iter_defanged(text: str) -> Iterator[DefangedIndicator]:

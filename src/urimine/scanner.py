@@ -29,6 +29,7 @@ from urimine.rules.base import Candidate, Site
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.table import sites
+from urimine.rules.unwrapped import expand
 from urimine.scan.buffer import Buffer
 from urimine.scan.lines import LineCursor
 from urimine.scan.loop import scan
@@ -67,6 +68,7 @@ class Scanner:
         "sites",
         "skip_to_space",
         "stats",
+        "unwrap",
         "want_rejections",
         "word_misses",
         "words",
@@ -89,6 +91,8 @@ class Scanner:
         self.sites: dict[str, Site] = sites(ctx.cfg)
         self.chars = "".join(self.sites)
         self.want_rejections = rejections
+        self.unwrap = "unwrap" in ctx.rules
+        """The unwrap rule: each wrapper's target follows it (:func:`expand`)."""
         self.hits_only = not rejections and ctx.speed.hits_only
         self.stats = ScanStats()
         self.buffer = Buffer()
@@ -100,7 +104,8 @@ class Scanner:
         """While a final scan is paused (:meth:`hits`), its trigger finder."""
         self.words = (
             WordLeaps(ctx, self._alone, self.stats)
-            if word_leaps and not rejections and ctx.speed.word_leaps
+            # (not under UTS #58, whose links may hold the ">" a word leap ends words at)
+            if word_leaps and not rejections and ctx.speed.word_leaps and "uts58" not in ctx.rules
             else None
         )
         self.word_misses = 0
@@ -112,7 +117,8 @@ class Scanner:
             raise RuntimeError("Scanner.feed() after close()")
         if not text or not self.buffer.add(text):
             return []
-        return scan(self, final=False)
+        out = scan(self, final=False)
+        return expand(out) if self.unwrap else out
 
     def close(self) -> list[Hit | Rejection]:
         """Signal the end of the text; return everything still undecided."""
@@ -121,7 +127,7 @@ class Scanner:
         out = scan(self, final=True)
         self.closed = True
         self.buffer.text = ""
-        return out
+        return expand(out) if self.unwrap else out
 
     def hits(self, chunks: Iterable[str]) -> Iterator[Hit]:
         """Feed all of ``chunks``, close, and yield the hits (rejections left out)."""
@@ -152,7 +158,7 @@ class Scanner:
         while not self.closed:
             out = scan(self, final=True, stop=self.buffer.pos + step)
             self.closed = self.paused is None
-            yield from out
+            yield from expand(out) if self.unwrap else out
 
     # ------------------------------------------------------------------ output
     def hit(self, buf: str, c: Candidate) -> Hit:
@@ -164,7 +170,9 @@ class Scanner:
         column = start - cursor.line_start + 1
         key = dedup_key(c.uri) if c.strict else web_key(c.uri)
         fields = (c.uri, buf[c.start : c.end], start, base + c.end, cursor.line, column)
-        return _new_hit(Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative, c.strict))
+        return _new_hit(
+            Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative, c.strict, None)
+        )
 
     def rejection(self, buf: str, c: Candidate) -> Rejection:
         """The rejection of a candidate."""
@@ -178,4 +186,5 @@ class Scanner:
         word), found by a scanner of hits only with these rules but no word leaps."""
         alone = Scanner.__new__(Scanner)
         alone._start(Context(self.ctx.cfg, self.ctx.speed), rejections=False, word_leaps=False)
+        alone.unwrap = False  # (the hits handed out are unwrapped, once)
         return tuple(alone.hits((f" {word} ",)))

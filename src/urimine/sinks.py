@@ -53,6 +53,7 @@ FIELDS = (
     "end",
     "alternative",
     "strict",
+    "wrapper",
     "message_index",
     "message_id",
     "part",

@@ -10,7 +10,7 @@ form (A-label, ``xn--...``), as UTS #46 maps them.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 
@@ -46,7 +46,6 @@ def _fold(label: str) -> str:
     return unicodedata.normalize("NFKC", label).casefold()
 
 
-@cache
 def is_tld(label: str) -> bool:
     """Whether *label* (one label, without dots) is a top-level domain of the root zone.
 
@@ -55,9 +54,16 @@ def is_tld(label: str) -> bool:
     """
     if not label or len(label) > 63:
         return False
-    _version, a_labels, u_labels = _table()
     if label.isascii():
-        return label.lower() in a_labels
+        return label.lower() in _table()[1]
+    return _is_unicode_tld(label)
+
+
+@lru_cache(maxsize=4096)
+def _is_unicode_tld(label: str) -> bool:
+    """:func:`is_tld` of a label that is not ASCII (cached, within a bound: the scanner
+    asks it of every word after a dot)."""
+    _version, a_labels, u_labels = _table()
     folded = _fold(label)
     if folded.isascii():
         return folded in a_labels

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from strategies import ALL_PIECES, SMALL_KNOBS, WORD_GAPS, WORD_PIECES, speeds
+from strategies import ALL_PIECES, OPT_IN_RULES, SMALL_KNOBS, WORD_GAPS, WORD_PIECES, speeds
 from urimine import Hit, Rejection, Scanner, Speed
 
 _KNOBS = [{}, SMALL_KNOBS, {"dense_misses": 1, "dense_block": 1, "word_misses": 1}]
@@ -49,8 +49,10 @@ def make_case(seed: int, case: int) -> tuple[str, dict[str, int], int, bool]:
     return text, rnd.choice(_KNOBS), rnd.choice([8192, 8192, 300, 40]), rnd.random() < 0.4
 
 
-def _scan(chunks: list[str], speed: Speed, rejections: bool, max_len: int) -> list[object]:
-    scanner = Scanner(speed=speed, rejections=rejections, max_candidate_len=max_len)
+def _scan(
+    chunks: list[str], speed: Speed, rejections: bool, max_len: int, rules: str = "default"
+) -> list[object]:
+    scanner = Scanner(speed=speed, rejections=rejections, max_candidate_len=max_len, rules=rules)
     out: list[Hit | Rejection] = []
     for chunk in chunks:
         out += scanner.feed(chunk)
@@ -63,15 +65,21 @@ def differences(seed: int, case: int) -> list[str]:
     rnd = random.Random(f"{seed}:{case}:chunks")
     cuts = sorted(rnd.sample(range(1, len(text)), min(len(text) - 1, 30))) if len(text) > 1 else []
     chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    plain = _scan([text], Speed.none(), rejections, max_len)
+    rules = rnd.choice(["default", "default", *OPT_IN_RULES])
+    plain = _scan([text], Speed.none(), rejections, max_len, rules)
     plain_hits = [h for h in plain if isinstance(h, Hit)]
     found = []
     for name, speed in speeds(tuning).items():
-        if _scan([text], speed, rejections, max_len) != plain:
-            found.append(f"{name}: whole")
-        if _scan(chunks, speed, rejections, max_len) != plain:
-            found.append(f"{name}: chunked")
-        options = {"speed": speed, "rejections": rejections, "max_candidate_len": max_len}
+        if _scan([text], speed, rejections, max_len, rules) != plain:
+            found.append(f"{name} ({rules}): whole")
+        if _scan(chunks, speed, rejections, max_len, rules) != plain:
+            found.append(f"{name} ({rules}): chunked")
+        options = {
+            "speed": speed,
+            "rejections": rejections,
+            "max_candidate_len": max_len,
+            "rules": rules,
+        }
         if list(Scanner(**options).hits([text])) != plain_hits:  # type: ignore[arg-type]
             found.append(f"{name}: Scanner.hits")
     return found

@@ -31,7 +31,7 @@ class Kept(NamedTuple):
 class Memos:
     """One scanner's memos."""
 
-    __slots__ = ("brackets", "chain", "guess", "run", "urn")
+    __slots__ = ("brackets", "chain", "defanged", "guess", "run", "urn")
 
     guess: list[tuple[str, str]]
     """The last registered scheme the colon rule looked up, as written and lowered (the
@@ -45,6 +45,8 @@ class Memos:
     """The last long URN in text matched (:mod:`urimine.rules.urn_text`)."""
     brackets: dict[str, Levels]
     """The bracket levels of the last run that counted many, by opener."""
+    defanged: Kept | None
+    """The last token the defanged rule found no indicator in (:mod:`urimine.rules.defanged`)."""
 
     def __init__(self) -> None:
         self.guess = [("-" * 65, "")]
@@ -52,5 +54,5 @@ class Memos:
 
     def forget_text(self) -> None:
         """Drop what was kept of a text."""
-        self.chain = self.run = self.urn = None
+        self.chain = self.run = self.urn = self.defanged = None
         self.brackets = {}

@@ -22,9 +22,12 @@ from itertools import accumulate, compress, count
 from operator import add
 
 from urimine.fast.dense import LOOKAHEAD
+from urimine.fast.prefilters import pattern
 from urimine.model import Hit, Rejection
+from urimine.rules.base import Mode
 from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
+from urimine.rules.table import sites
 from urimine.scan.lines import LineCursor
 from urimine.speed import ScanStats
 
@@ -46,6 +49,7 @@ class WordLeaps:
         "hits_of",
         "joined_ends",
         "leap_from",
+        "others",
         "retry",
         "stats",
         "window",
@@ -56,6 +60,13 @@ class WordLeaps:
         self, ctx: Context, alone: Callable[[str], tuple[Hit, ...]], stats: ScanStats
     ) -> None:
         self.ctx = ctx
+        self.others = [
+            found.search
+            for char in sites(ctx.cfg)
+            if char not in ":<" and (found := pattern(ctx.cfg, char, Mode.SPARSE)) is not None
+        ]
+        """The sparse prefilters of the triggers besides ":" and "<" (the label dots, "@"):
+        a word none of them matches and with no ":" holds no hit."""
         self.hits_alone = alone
         """The hits a word holds between spaces (each one later than in the word)."""
         self.stats = stats
@@ -202,7 +213,12 @@ class WordLeaps:
         than an eighth of the block, or one could be too long."""
         budget = self.block // self.ctx.tuning.word_alone
         longest = self.ctx.max_len
-        no_hit = {word for word in unknown if ":" not in word}  # no trigger, no hit
+        others = self.others
+        no_hit = {  # no trigger, no hit
+            word
+            for word in unknown
+            if ":" not in word and not any(search(word) for search in others)
+        }
         failed = False
         for word in unknown:
             if word in no_hit:
@@ -274,7 +290,7 @@ class WordLeaps:
         append = out.append
         for word, at in found:
             for hit in known[word]:
-                uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt, strict = hit
+                uri, raw, hit_start, hit_end, _, _, context, kind, scheme, key, alt, strict, _ = hit
                 s = at + hit_start
                 if not one_line:
                     if spaced:
@@ -300,6 +316,7 @@ class WordLeaps:
                             key,
                             alt,
                             strict,
+                            None,
                         ),
                     )
                 )

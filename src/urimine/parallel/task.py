@@ -56,7 +56,9 @@ Payload = str | bytes | FileRange | Mbox | MboxRange
 """A text, a raw mail message (``bytes``), or one of the above."""
 Piece = tuple[Payload, int, int, str, int]
 """One piece of a task: payload, character base, line base, source, document index."""
-Row = tuple[int, int, str, str, int, int, int, int, str, str, str, str, str | None, bool]
+Row = tuple[
+    int, int, str, str, int, int, int, int, str, str, str, str, str | None, bool, str | None
+]
 """Per hit: the index of its piece in the task, the index of the unit decoded from a raw
 message (-1 for a text), then the fields of the :class:`Hit`."""
 Meta = tuple[int, int, str | None, str | None, list[str], int]

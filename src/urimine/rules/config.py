@@ -31,11 +31,20 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",  # &lt;...&gt;, &quot;...&quot;, https:\/\/ (issue 30 item 7)
     "latex",  # \url{...}, \href{...}{...} (issue 30 item 10)
     "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
+    "abbreviated",  # www. and ftp. hosts without their scheme (seed 002 Appendix F)
+    "domains",  # any host whose last label is a top-level domain (UTS #58)
+    "email",  # e-mail addresses as mailto: URIs (UTS #58 Link_Email, RFC 5321)
+    "defanged",  # hxxp://evil[.]example as threat reports write it, refanged
+    "unwrap",  # the targets of security wrappers and redirectors, as more hits
+    "uts58",  # link detection exactly as UTS #58 specifies it
 )
+_CORE = frozenset(ALL_RULES[: ALL_RULES.index("labels") + 1])
+"""The rules at a scheme's colon or an angle bracket (the drafts' and issue 30's)."""
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
-    "default": frozenset(ALL_RULES) - {"any-scheme"},
-    "lenient": frozenset(ALL_RULES),
+    "default": _CORE - {"any-scheme"} | {"abbreviated"},
+    "lenient": _CORE | {"abbreviated"},
+    "uts58": frozenset({"uts58"}),
 }
 
 
@@ -51,9 +60,24 @@ class Config:
 
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
-        """Check and compile a rule selection (a preset name or rule names); cached."""
+        """Check and compile a rule selection: a preset name, rule names, or presets and
+        rules together (``"default,email"``, ``("default", "unwrap")``); cached."""
+        if isinstance(rules, str) and "," in rules:
+            rules = [name.strip() for name in rules.split(",") if name.strip()]
         chosen = rules if isinstance(rules, str) else frozenset(rules)
         return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
+
+
+def _expand(names: frozenset[str]) -> frozenset[str]:
+    """Rule names with each preset among them replaced by its rules (a name that is both,
+    as "uts58", is both alike)."""
+    unknown = names - set(ALL_RULES) - set(PRESETS)
+    if unknown:
+        raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+    out: set[str] = set()
+    for name in names:
+        out |= PRESETS.get(name, {name})
+    return frozenset(out)
 
 
 @cache
@@ -63,10 +87,7 @@ def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[s
             raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
         chosen = PRESETS[rules]
     else:
-        chosen = rules
-        unknown = chosen - set(ALL_RULES)
-        if unknown:
-            raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+        chosen = _expand(rules)
     if max_len < 16:
         raise ConfigError("max_candidate_len must be at least 16")
     return Config(

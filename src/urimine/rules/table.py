@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from functools import cache
 
-from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
+from urimine.rules import (
+    abbreviated,
+    angle,
+    bare,
+    colon,
+    defanged,
+    domains,
+    dots,
+    email,
+    legacy_urn,
+    slashed,
+    urn_text,
+    uts58,
+)
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
 
@@ -97,6 +110,42 @@ TABLE: tuple[Rule, ...] = (
         {},
         {},
         "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
+    ),
+    Rule(
+        "abbreviated",
+        {".": dots.decide},
+        {".": abbreviated.fragment},
+        "www. and ftp. hosts without their scheme, completed (seed 002 Appendix F)",
+    ),
+    Rule(
+        "domains",
+        {".": dots.decide},
+        {".": domains.fragment},
+        "any host whose last label is a top-level domain, completed with http://",
+    ),
+    Rule(
+        "email",
+        {"@": email.decide},
+        {"@": email.fragment},
+        "e-mail addresses as mailto: URIs (UTS #58 Link_Email; RFC 5321, RFC 6531)",
+    ),
+    Rule(
+        "defanged",
+        {c: defanged.decide for c in "[({xX"},
+        {c: defanged.fragment_at(c) for c in "[({xX"},
+        "defanged indicators (hxxp, [.], [at]...) as threat reports write them, refanged",
+    ),
+    Rule("unwrap", {}, {}, "the targets of security wrappers and redirectors, as more hits"),
+    Rule(
+        "uts58",
+        {".": dots.decide, "\u3002": dots.decide, "\uff0e": dots.decide, "\uff61": dots.decide},
+        {
+            ".": uts58.fragment,
+            "\u3002": uts58.ideographic_fragment,
+            "\uff0e": uts58.fullwidth_fragment,
+            "\uff61": uts58.halfwidth_fragment,
+        },
+        "link detection exactly as UTS #58 specifies it (its section 3)",
     ),
 )
 

@@ -91,6 +91,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                         key or dedup_key(uri),
                         None,
                         True,
+                        None,
                     ),
                 )
             )

@@ -103,10 +103,21 @@ class TriggerFinder:
                 at[1] = second
             best = first if first < second else second
         else:
+            # Three or more trigger characters (the label dot, "@", ...): the same, in a loop.
+            buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
+            best = NONE
             for k, found in enumerate(at):
                 if found < pos:
-                    at[k] = self._next_of(k, pos)
-            best = min(at)
+                    if until[k] < 0 and pos < limit:
+                        m = searches[k](buf, pos)
+                        found = (
+                            m.start() if m is not None and m.start() < limit else self._past(k, pos)
+                        )
+                    else:
+                        found = self._next_of(k, pos)
+                    at[k] = found
+                if found < best:
+                    best = found
         return best if best != NONE else -1
 
     def _next_of(self, k: int, pos: int) -> int:

@@ -12,12 +12,21 @@ from urimine.uts58.props import LABEL_DOTS, data
 _DOT_SPLIT = regex.compile("[" + "".join(sorted(LABEL_DOTS)) + "]")
 
 
-def host_run_end(text: str, pos: int) -> int:
-    """The end of the run of host characters (no dots) that starts at *pos*."""
+_ASCII_RUN = regex.compile(r"[A-Za-z0-9\-]*+")
+"""The ASCII host characters (UTS #46 valid or mapped, STD3 rules), matched in C."""
+
+
+def host_run_end(text: str, pos: int, stop: int | None = None) -> int:
+    """The end of the run of host characters (no dots) that starts at *pos*, read no
+    further than *stop*."""
     host = data().host
-    n = len(text)
-    while pos < n and host.get(ord(text[pos])):
-        pos += 1
+    n = len(text) if stop is None else min(stop, len(text))
+    while pos < n:
+        m = _ASCII_RUN.match(text, pos, n)
+        pos = m.end() if m is not None else pos
+        if pos == n or not host.get(ord(text[pos])):
+            break
+        pos += 1  # a host character that is not ASCII
     return pos
 
 

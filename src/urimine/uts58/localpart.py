@@ -32,11 +32,15 @@ def _encode(text: str) -> str:
 def local_part_start(text: str, at: int, floor: int, *, max_octets: int | None) -> int | None:
     """Where the local part before the ``@`` at *at* starts (going back no further than
     *floor*), or None when it is no Dot-string: empty, a dot at either end or two in a
-    row, longer than *max_octets*, or the ``//user`` of a URL (``http://user@host``)."""
+    row, longer than *max_octets* (then no more than that many characters are read),
+    or the ``//user`` of a URL (``http://user@host``)."""
     email = data().email
+    lo = floor if max_octets is None else max(floor, at - max_octets)
     start = at
-    while start > floor and email.get(ord(text[start - 1])):
+    while start > lo and email.get(ord(text[start - 1])):
         start -= 1
+    if start == lo > floor and email.get(ord(text[start - 1])):
+        return None
     local = text[start:at]
     if not local or local[0] == "." or local[-1] == "." or ".." in local:
         return None

@@ -31,15 +31,22 @@ def scan_path_query_fragment(text: str, start: int) -> int:
     >>> s[:scan_path_query_fragment(s, 15)]
     'See example.com/α(β)γ/δ'
     """
-    part = INITIATORS.get(text[start]) if start < len(text) else None
+    return path_end(text, start, len(text))[0]
+
+
+def path_end(text: str, start: int, stop: int) -> tuple[int, bool]:
+    """:func:`scan_path_query_fragment` reading no further than *stop*: the end, and
+    whether the scan got to *stop* undecided (no Hard character, no unmatched Close
+    before it: more text could make the link longer)."""
+    part = INITIATORS.get(text[start]) if start < stop else None
     if part is None:
-        return start
+        return start, start >= stop
     props = data()
     term, brackets = props.term, props.brackets
     last_safe = start + 1
     stack: list[str] = []
-    i, n = start + 1, len(text)
-    while i < n:
+    i = start + 1
+    while i < stop:
         ch = text[i]
         following = TERMINATORS[part].get(ch)
         if following is not None:
@@ -53,13 +60,13 @@ def scan_path_query_fragment(text: str, start: int) -> int:
         if code == INCLUDE:
             last_safe = i + 1
         elif code == HARD:
-            break
+            return last_safe, False
         elif code == OPEN:
             stack.append(ch)
             last_safe = i + 1
         elif code == CLOSE:
             if not stack or stack.pop() != brackets.get(ch):
-                break
+                return last_safe, False
             last_safe = i + 1
         i += 1
-    return last_safe
+    return last_safe, True
