@@ -66,7 +66,7 @@ WORD_PIECES = [
     *("urn:isbn:1", "e.g.http://e.example", "news:+_%zz", "z39.50r:/", "HTTP:.", "%zz"),
     *("(http://p.example/)%zz", "urn:ab:%00", "http://[v1.x", "]/a", "<URN:a:b:c\\>", "d>"),
     *("<td>", "</td>", "<a:b>", "a", "\u00e9", "\u00a0", "\u2028", "\x0c", "-", "<", ">", '"'),
-    *("URL:", "url:"),
+    *("URL:", "url:", "http://", "<htt", "p://a.example>"),
 ]
 WORD_GAPS = [" ", " ", "\n", "\t", "\r\n", "  ", "\n> ", "-\n", "- \n"]
 # Unicode edges: zero-width characters, other scripts' punctuation, odd white space.
@@ -81,6 +81,9 @@ FIDELITY_PIECES = [
     *("app@db.x.info:", "@", "e.g.foo://", "Note:", "a.b.c://", "{", "}", "|", "[]", "^", "#"),
     *("\u2013", "\uff1f", "\u3002", "\u00bb", "\u201d", "'s ", "&lt;", "&gt;", "&amp;"),
     *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
+    # item 5: "scheme://" ending a line, a scheme split inside brackets
+    *("http://\n", "http:// \n> ", "s3://\r\n", "<htt\n", "<htt\n> ", "p://a.example>"),
+    *("http://\n\n", "ps://b.example/c"),
 ]
 
 ALL_PIECES = list(

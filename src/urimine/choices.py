@@ -31,6 +31,7 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",
     "latex",
     "labels",
+    "wrapped",
 )
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),

@@ -102,7 +102,9 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
-        return joined.at_colon(ctx, buf, i, s, scheme) if "hyphen" in ctx.rules else None
+        if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
+            return None  # (a label the general path rejects: "Fax:-" then "+1")
+        return joined.at_colon(ctx, buf, i, s, scheme)
     e = fast.end(_OPAQUE)
     if e >= 0:
         if scheme in AUTHORITY_SCHEMES:

@@ -32,6 +32,7 @@ __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
+_SLASHES_BREAK = re.compile(r"://[ \t]*\r?\n").search  # ("//" at a line end, joined)
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
@@ -321,11 +322,13 @@ def _last_cut(buf: str, lo: int, hi: int) -> int:
 def _joined(buf: str, start: int, last: int) -> bool | None:
     """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
     line break, which may join them to the next line; None where they hold "URL:",
-    which a URI after it reads across white space."""
+    which a URI after it reads across white space, or "://" at a line end."""
     gap = _GAP_AFTER.match(buf, last)
     near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
     if ("l:" in near or "L:" in near) and "url:" in near.lower():
         return None
+    if _SLASHES_BREAK(near) is not None:
+        return None  # "http://" ending a line: the wrapped rule joins the next line
     return _HYPHEN_BREAK(near) is not None
 
 

@@ -17,6 +17,7 @@ from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
 from urimine.rules.hyphen import other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP, STOP_CHAR
+from urimine.rules.wrapped import slashes_gap
 from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
 from urimine.schemes import AUTHORITY_SCHEMES
 
@@ -39,13 +40,18 @@ def uri_at(
     e = _run_to(ctx, buf, i, final)
     if e < 0:
         return Pending
+    wrapped = ""
     if e == i + 3 and buf[i + 1 : e] == "//":
-        return None  # "http:// " is not a candidate
+        gap = slashes_gap(ctx, buf, i, s, final)
+        if gap is None or isinstance(gap, PendingType):
+            return gap  # "http:// " is not a candidate, but where a line break joins
+        wrapped = _wrapped(ctx, buf, i, s, gap)
+        e, quote = gap + len(wrapped) - (i + 3 - s), ""
     if e - s >= ctx.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     e, closed = quote_rule.closing(buf, i, e, quote)
-    whole, last, depth = buf[s:e], "", 0
-    if not closed:
+    whole, last, depth = wrapped or buf[s:e], "", 0
+    if not closed and not wrapped:
         joined = pieces(ctx, buf, s, e, final, uri_join)
         if isinstance(joined, PendingType):
             return Pending
@@ -88,6 +94,14 @@ def _run_to(ctx: Context, buf: str, i: int, final: bool) -> int:
     if e >= 0 and _HAS_STOP(buf, i + 1, e) is not None:
         e = head_end(buf, i + 1, e)
     return e
+
+
+def _wrapped(ctx: Context, buf: str, i: int, s: int, gap_end: int) -> str:
+    """The URI whose "//" ends the line of its colon ``i``, its authority from *gap_end*
+    on the next line: the run there, its head read as the joined text's."""
+    end = run_end(ctx, buf, gap_end, True)
+    text = buf[s : i + 3] + buf[gap_end:end]
+    return text[: _run_to(ctx, text, i - s, True)]
 
 
 def _checked(ctx: Context, uri: str, scheme: str) -> tuple[tuple[Reason, str, int] | None, bool]:

@@ -18,7 +18,7 @@ from functools import cache
 import regex
 
 from urimine.fast.shortcut import at_colon as shortcut_at
-from urimine.rules import escaped, quote, url_prefix
+from urimine.rules import escaped, quote, url_prefix, wrapped
 from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, Result
 from urimine.rules.context import Context
@@ -115,7 +115,11 @@ def _general(
         return None if final else Pending
     if buf[i + 1] == "\\" and ctx.escaped:
         return escaped.json_at(ctx, buf, i, s, scheme, final)  # "https:\\/\\/" (JSON)
-    if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
+    if STOP_CHAR.match(buf, i + 1) or (
+        buf.startswith("//", i + 1)
+        and STOP_CHAR.match(buf, i + 3)
+        and not wrapped.may_join(ctx, buf, i, final)
+    ):
         return None  # nothing after the colon ("Note: "), or after its slashes
     if not registered and ctx.slashed:
         found = unregistered(ctx, buf, i, s, scheme, max(last_end, i - SCHEME_MAX), final)

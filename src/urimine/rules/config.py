@@ -31,6 +31,7 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",  # &lt;...&gt;, &quot;...&quot;, https:\/\/ (issue 30 item 7)
     "latex",  # \url{...}, \href{...}{...} (issue 30 item 10)
     "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
+    "wrapped",  # http:// ending a line, its authority on the next (issue 30 item 5)
 )
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),

@@ -9,7 +9,7 @@ sites decide something. ``docs/rules.md`` walks through adding a rule.
 
 from __future__ import annotations
 
-from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text
+from urimine.rules import angle, bare, colon, legacy_urn, slashed, urn_text, wrapped
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
 
@@ -95,6 +95,12 @@ TABLE: tuple[Rule, ...] = (
         {},
         {},
         "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
+    ),
+    Rule(
+        "wrapped",
+        {":": colon.decide, "<": angle.decide},
+        {":": wrapped.fragment, "<": wrapped.angle_fragment},
+        "scheme:// ending a line, its authority on the next, joined; <htt\\n p://...> too",
     ),
 )
 
