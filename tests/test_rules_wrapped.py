@@ -67,6 +67,112 @@ SPLIT_NOT: list[str] = [
     "<htt\n\n p://a.example/x>",  # a blank line
 ]
 
+# (c) A bare URI ending a line at the wrap column, the next line (after its quote
+# markers) starting with a run that can only continue a path: joined, the URI on its
+# line the alternative.
+_PROSE = "The archive of the thread as it stands today, with the patches, is kept at "
+
+
+def _at(uri: str, markers: str = "", column: int = 76) -> str:
+    """A line of *markers*, prose and *uri*, *column* characters long."""
+    prose = _PROSE[: column - len(markers) - len(uri) - 1]
+    line = f"{markers}{prose} {uri}"
+    assert len(line) == column, line
+    return line
+
+
+COLUMN: list[tuple[str, list[Expected]]] = [
+    (
+        _at("http://www.example.org/final/", "> > ") + "\n> > appendix-b/file.html for it.\n",
+        [
+            (
+                "http://www.example.org/final/appendix-b/file.html",
+                "bare",
+                "http://www.example.org/final/",
+            )
+        ],
+    ),
+    (
+        _at("https://lists.example.org/pipermail/x/2004-May/", column=79) + "\n000123.html\n",
+        [
+            (
+                "https://lists.example.org/pipermail/x/2004-May/000123.html",
+                "bare",
+                "https://lists.example.org/pipermail/x/2004-May/",
+            )
+        ],
+    ),
+    (
+        _at("http://a.example/show?id=12", column=72) + "\n&lang=en and more\n",
+        [("http://a.example/show?id=12&lang=en", "bare", "http://a.example/show?id=12")],
+    ),
+]
+# a long URI wrapped over three lines (an attribute of HTML shown as text)
+_THIRD = "e=0&qu=diskeeper&pagereq=1&alpha=&alpha2=&deptid=0&mfgpartno=&mfgid=0&search"
+THREE_LINES = (
+    'href="http://www.buy.com/retail/searchresults.asp?orderby=4&querytype=&qutyp\n'
+    f"{_THIRD}\n"
+    'id=0&loc=105&search_store=2" shape="rect">\n'
+)
+COLUMN.append(
+    (
+        THREE_LINES,
+        [
+            (
+                "http://www.buy.com/retail/searchresults.asp?orderby=4&querytype=&qutyp"
+                f"{_THIRD}id=0&loc=105&search_store=2",
+                "bare",
+                "http://www.buy.com/retail/searchresults.asp?orderby=4&querytype=&qutyp",
+            )
+        ],
+    )
+)
+# Not joined: a short line, a sentence on the next line, punctuation ending the URI, a
+# new URI, a blank line, other quote markers, a date.
+COLUMN_NOT: list[tuple[str, str]] = [
+    ("see http://www.example.org/final/\nappendix-b/file.html\n", "http://www.example.org/final/"),
+    (
+        _at("http://www.example.org/final/") + "\nThe end. and/or so\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/final.") + "\nappendix-b/file.html\n",
+        "http://www.example.org/final",
+    ),
+    (
+        _at("http://www.example.org/final/") + "\nhttp://b.example/x\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/final/") + "\n\nappendix/file.html\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/final/", "> ") + "\n>> appendix/file.html\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/final/") + "\n12/05/2004 was it\n",
+        "http://www.example.org/final/",
+    ),
+    (_at("http://www.example.org/final/") + "\nand/or\n", "http://www.example.org/final/"),
+    (_at("http://www.example.org/final/") + "\nLinux/UNIX\n", "http://www.example.org/final/"),
+    (_at("http://www.example.org/final/") + "\n=====\n", "http://www.example.org/final/"),
+    (_at("http://www.example.org/final/") + "\nWesSalmon.com\n", "http://www.example.org/final/"),
+    (
+        _at("http://www.example.org/final/") + "\n[2]http://b.example/\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/final/") + "\nme@box:/usr/lib$\n",
+        "http://www.example.org/final/",
+    ),
+    (
+        _at("http://www.example.org/fin/", column=90) + "\nappendix/a.html\n",
+        "http://www.example.org/fin/",
+    ),
+]
+
 
 def _expected(text: str) -> list[Expected]:
     return [(h.uri, h.context, h.alternative) for h in hits(text)]
@@ -92,6 +198,16 @@ def test_scheme_split_in_brackets_not_joined(text: str) -> None:
     assert _expected(text) == []
 
 
+@pytest.mark.parametrize(("text", "expected"), COLUMN, ids=[c[0][-40:] for c in COLUMN])
+def test_uri_at_the_wrap_column_is_joined(text: str, expected: list[Expected]) -> None:
+    assert _expected(text) == expected
+
+
+@pytest.mark.parametrize(("text", "first"), COLUMN_NOT, ids=[c[0][-30:] for c in COLUMN_NOT])
+def test_uri_at_the_wrap_column_not_joined(text: str, first: str) -> None:
+    assert [h.uri for h in hits(text)][:1] == [first]
+
+
 def test_wrapped_is_a_rule_of_its_own() -> None:
     text = "see http://\nexample.com/p and <htt\n p://a.example/x>"
     assert [h.uri for h in finditer(text, rules=["bare", "angle"])] == []
@@ -103,7 +219,7 @@ def test_wrapped_is_a_rule_of_its_own() -> None:
 
 @pytest.mark.parametrize("rejections", [False, True])
 def test_every_speed_mechanism_answers_as_the_plain_path(rejections: bool) -> None:
-    cases = [t for t, _ in SLASHES + SPLIT] + SLASHES_NOT + SPLIT_NOT
+    cases = [t for t, _ in SLASHES + SPLIT + COLUMN + COLUMN_NOT] + SLASHES_NOT + SPLIT_NOT
     text = "\n".join(cases)
     for tuning in ({}, SMALL_KNOBS):
         for max_len in (8192, 40):

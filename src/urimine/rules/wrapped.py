@@ -16,9 +16,20 @@ from urimine.rules.chains import gap_source
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end
-from urimine.rules.patterns import SCHEME_CHAR, STOP
+from urimine.rules.patterns import LINE_LOOKBEHIND, SCHEME_CHAR, STOP
 
-__all__ = ["AFTER", "SPLIT_HEAD", "angle_fragment", "fragment", "may_join", "slashes_gap"]
+__all__ = [
+    "AFTER",
+    "SPLIT_HEAD",
+    "WRAP_MAX",
+    "WRAP_MIN",
+    "angle_fragment",
+    "continues",
+    "fragment",
+    "may_continue",
+    "may_join",
+    "slashes_gap",
+]
 
 AFTER = r":(?=//[ \t]*+\r?\n)"
 """At a scheme's colon: "//" then the end of the line."""
@@ -79,3 +90,106 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     if mode is Mode.SPARSE:
         return AFTER
     return [ColonFragment(None, AFTER)]
+
+
+WRAP_MIN = 66
+WRAP_MAX = 80
+"""The columns a URI ending a hard-wrapped or quoted line may have been cut at (quote
+markers and all): writers and mail clients wrap at 66 to 79 columns (RFC 5322 2.1.1's
+78 among them). A URI that ends a shorter line ended where the writer ended it; one on
+a longer line was not cut at a column."""
+_NEXT_LINE = re.compile(r"[ \t]*+\r?\n")
+_TO_END = re.compile(r"[ \t\r\n>]*+\Z")
+_TRAILING = ".,;:!?)'\""
+_PATH_MARK = re.compile(r"[/?=&%#]")
+_FILE_EXTENSIONS = (
+    "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
+    "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
+)
+_FILE_NAME = re.compile(rf"[\w\-~.]*\w\.(?:{_FILE_EXTENSIONS})", re.IGNORECASE)
+"""A file name, by the extensions of the web's and mail's files (not a domain name:
+``kernel.org`` on the next line may be a new sentence's)."""
+_SENTENCE = re.compile(
+    r"[\[(<\"'*]"  # a bracket, a quote or a mark: a link's text, a footnote
+    r"|[A-Za-z][A-Za-z0-9+.\-]*:"  # a new scheme: a URI of its own
+    r"|.*://"  # (after a footnote mark or an ellipsis)
+    r"|[A-Za-z]+(?:/[A-Za-z]+)*/?\Z"  # "and/or", "Linux/UNIX", "Friends/": words
+    r"|[\d/.\-:]+\Z"  # a date, a time, a fraction, a number
+    r"|[^\w]*\Z"  # punctuation only: a rule "====", an ellipsis
+    r"|\S*@\S*:"  # a shell prompt "user@host:/path$"
+)
+"""Runs that start a line of prose, a list or a new URI, not the rest of a path."""
+
+
+@cache
+def _markers(depth: int) -> re.Pattern[str]:
+    """The next line's quote markers, as many as the URI's line has, then blanks."""
+    return re.compile(rf"(?:[ \t]*>){{{depth}}}[ \t]*" if depth else r"[ \t]*")
+
+
+def may_continue(buf: str, s: int, e: int) -> bool:
+    """Whether the URI from ``s`` that ends at ``e`` may be one :func:`continues` joins
+    (or the text ends before it can tell): a line break after it, its line long."""
+    if buf[e : e + 1] not in (" ", "\t", "\r", "\n", ""):
+        return False
+    if _NEXT_LINE.match(buf, e) is None and _TO_END.match(buf, e) is None:
+        return False
+    lo = s - LINE_LOOKBEHIND
+    return WRAP_MIN <= e - buf.rfind("\n", lo if lo > 0 else 0, s) - 1 <= WRAP_MAX
+
+
+def continues(
+    ctx: Context, buf: str, s: int, e: int, final: bool
+) -> tuple[int, int] | PendingType | None:
+    """Where a bare URI from ``s`` that ends its line at ``e`` goes on, at the wrap
+    column of a hard-wrapped or quoted line (issue 30 item 5): the next line, after as
+    many quote markers as its own, starts with a run that can only continue a path (it
+    holds one of ``/ ? = & % #`` or is a file name, and has no sentence shape). Returns
+    where that run starts and ends; None where nothing continues the URI."""
+    brk = _NEXT_LINE.match(buf, e)
+    if brk is None:
+        if not final and _TO_END.match(buf, e) is not None:
+            return Pending
+        return None
+    lo = s - LINE_LOOKBEHIND
+    nl = buf.rfind("\n", lo if lo > 0 else 0, s)
+    if (nl < 0 and lo > 0) or not WRAP_MIN <= e - nl - 1 <= WRAP_MAX:
+        return None  # not at a wrap column, or its line start too far back to know
+    depth = quote_depth(buf, s)
+    markers = _markers(depth).match(buf, brk.end())
+    if markers is None:
+        return None if final or _TO_END.match(buf, brk.end()) is None else Pending
+    start = markers.end()
+    if start == len(buf):
+        return None if final else Pending
+    end = run_end(ctx, buf, start, final)
+    if end < 0:
+        return Pending
+    token = buf[start:end].rstrip(_TRAILING)
+    if not token or _SENTENCE.match(token):
+        return None
+    if _PATH_MARK.search(token) is None and _FILE_NAME.fullmatch(token) is None:
+        return None
+    return start, end
+
+
+def continuation(
+    ctx: Context, buf: str, s: int, e: int, final: bool
+) -> tuple[str, int] | PendingType | None:
+    """What the lines after a bare URI from ``s`` to ``e`` add to it where it ends at the
+    wrap column (:func:`continues`), line after line while each piece reaches the wrap
+    column again (a long URI wrapped over three lines), within the length bound: the
+    pieces joined, and where the last one ends. None: nothing continues it."""
+    pieces: list[str] = []
+    at, end = s, e
+    while True:
+        found = continues(ctx, buf, at, end, final)
+        if isinstance(found, PendingType):
+            return Pending
+        if found is None or found[1] - s >= ctx.max_len:
+            break
+        at, end = found
+        pieces.append(buf[at:end])
+        if buf[end - 1] in _TRAILING:
+            break  # trailing punctuation: the sentence goes on
+    return ("".join(pieces), end) if pieces else None
