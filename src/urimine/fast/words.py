@@ -10,9 +10,9 @@ past a run's end or before its scheme read white space and ">" alike, but these:
 ``URL:`` prefix (a block with "URL:" is not leapt), angle brackets, whose white space
 inside is ignored (each "<" needs its ">" in its word), a hyphen at a line break
 (:func:`urimine.rules.hyphen.joins_no_hit`), and the wrapped rule's line ends ("://",
-or a word with a colon at the wrap column: such a block is not leapt). Nor is a block leapt whose words could be
-too long (the rejection ends the scan at the next white space), or where a word the
-scan read part of holds a hit.
+or a word with a colon at the wrap column: such a block is not leapt). Nor is a block
+leapt whose words could be too long (the rejection ends the scan at the next white
+space), or where a word the scan read part of holds a hit.
 """
 
 from __future__ import annotations
