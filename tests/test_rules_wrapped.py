@@ -127,6 +127,23 @@ COLUMN.append(
         ],
     )
 )
+# a reference list's URI broken after "/" and "-", line after line (RFC text)
+COLUMN.append(
+    (
+        '   [45] Cisco Systems, "Building Security Into the Hardware",\n'
+        "        ftp://ftp-eng.cisco.com/cons/isp/security/CPN-Summit-2004/\n"
+        "        Paris-Sept-04/SE14-BUILDING-SECURITY-INTO-THE-HARDWARE-\n"
+        "        c1_8_30_04.pdf, 2004.\n",
+        [
+            (
+                "ftp://ftp-eng.cisco.com/cons/isp/security/CPN-Summit-2004/Paris-Sept-04/"
+                "SE14-BUILDING-SECURITY-INTO-THE-HARDWARE-c1_8_30_04.pdf",
+                "bare",
+                "ftp://ftp-eng.cisco.com/cons/isp/security/CPN-Summit-2004/",
+            )
+        ],
+    )
+)
 # Not joined: a short line, a sentence on the next line, punctuation ending the URI, a
 # new URI, a blank line, other quote markers, a date.
 COLUMN_NOT: list[tuple[str, str]] = [
@@ -156,6 +173,10 @@ COLUMN_NOT: list[tuple[str, str]] = [
         "http://www.example.org/final/",
     ),
     (_at("http://www.example.org/final/") + "\nand/or\n", "http://www.example.org/final/"),
+    (
+        _at("tel:+1-418-656-9254;ext=102") + "\nTEL;VALUE=uri;TYPE=x\n",
+        "tel:+1-418-656-9254;ext=102",
+    ),
     (_at("http://www.example.org/final/") + "\nLinux/UNIX\n", "http://www.example.org/final/"),
     (_at("http://www.example.org/final/") + "\n=====\n", "http://www.example.org/final/"),
     (_at("http://www.example.org/final/") + "\nWesSalmon.com\n", "http://www.example.org/final/"),

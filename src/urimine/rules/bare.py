@@ -96,8 +96,8 @@ def _at_wrap(
     rule, :func:`urimine.rules.wrapped.continues`): the joined reading is the URI, the
     one on its line the alternative. None: not joined (nor where the URI has an *other*
     reading already: joined at a hyphen or at its "//", a possessive, or trimmed)."""
-    if not ctx.wrapped or context != "bare" or other:
-        return None
+    if not ctx.wrapped or context != "bare" or other or "//" not in uri:
+        return None  # (a path after an authority only: "tel:+1-418-262-6501" ends a line)
     found = continuation(ctx, buf, s, e, final)
     if found is None or isinstance(found, PendingType):
         return found

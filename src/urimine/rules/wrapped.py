@@ -105,6 +105,7 @@ _PATH_MARK = re.compile(r"[/?=&%#]")
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
     "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
+    "|r[am]|asf|asx|wm[av]|avi|mov|mp[34]|mpe?g|wav|ogg"
 )
 _FILE_NAME = re.compile(rf"[\w\-~.]*\w\.(?:{_FILE_EXTENSIONS})", re.IGNORECASE)
 """A file name, by the extensions of the web's and mail's files (not a domain name:
@@ -139,13 +140,15 @@ def may_continue(buf: str, s: int, e: int) -> bool:
 
 
 def continues(
-    ctx: Context, buf: str, s: int, e: int, final: bool
+    ctx: Context, buf: str, s: int, e: int, final: bool, piece: bool = False
 ) -> tuple[int, int] | PendingType | None:
     """Where a bare URI from ``s`` that ends its line at ``e`` goes on, at the wrap
     column of a hard-wrapped or quoted line (issue 30 item 5): the next line, after as
     many quote markers as its own, starts with a run that can only continue a path (it
-    holds one of ``/ ? = & % #`` or is a file name, and has no sentence shape). Returns
-    where that run starts and ends; None where nothing continues the URI."""
+    holds one of ``/ ? = & % #`` or is a file name, and has no sentence shape). A *piece*
+    already joined (from ``s``) may also end short of the column after "/" or "-", where
+    reference lists break a long URI. Returns where that run starts and ends; None where
+    nothing continues the URI."""
     brk = _NEXT_LINE.match(buf, e)
     if brk is None:
         if not final and _TO_END.match(buf, e) is not None:
@@ -153,8 +156,11 @@ def continues(
         return None
     lo = s - LINE_LOOKBEHIND
     nl = buf.rfind("\n", lo if lo > 0 else 0, s)
-    if (nl < 0 and lo > 0) or not WRAP_MIN <= e - nl - 1 <= WRAP_MAX:
-        return None  # not at a wrap column, or its line start too far back to know
+    column = e - nl - 1
+    if (nl < 0 and lo > 0) or column > WRAP_MAX:
+        return None  # its line start too far back to know, or not cut at a column
+    if column < WRAP_MIN and not (piece and buf[e - 1] in "/-"):
+        return None
     depth = quote_depth(buf, s)
     markers = _markers(depth).match(buf, brk.end())
     if markers is None:
@@ -183,7 +189,7 @@ def continuation(
     pieces: list[str] = []
     at, end = s, e
     while True:
-        found = continues(ctx, buf, at, end, final)
+        found = continues(ctx, buf, at, end, final, bool(pieces))
         if isinstance(found, PendingType):
             return Pending
         if found is None or found[1] - s >= ctx.max_len:
