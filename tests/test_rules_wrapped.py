@@ -33,6 +33,20 @@ SLASHES: list[tuple[str, list[Expected]]] = [
         ],
     ),
     ("see ftp:// \r\nftp.example.org/pub/x\r\n", [("ftp://ftp.example.org/pub/x", "bare", None)]),
+    # then its last line is a piece the wrap-column join goes on from (RFC references)
+    (
+        '   [BGP2005]    Huston, G., "2005 -- A BGP Year in Review",  http://\n'
+        "                www.apnic.net/meetings/21/docs/sigs/routing/\n"
+        "                routing-pres-huston-routing-update.pdf.\n",
+        [
+            (
+                "http://www.apnic.net/meetings/21/docs/sigs/routing/"
+                "routing-pres-huston-routing-update.pdf",
+                "bare",
+                "http://www.apnic.net/meetings/21/docs/sigs/routing/",
+            )
+        ],
+    ),
     # a quote before the scheme: read bare, the quote is the text's
     ('x "http://\nexample.com/p" y', [("http://example.com/p", "bare", None)]),
 ]
@@ -58,6 +72,11 @@ SPLIT: list[tuple[str, list[Expected]]] = [
         [
             ("https://www.example.org/a/b.html", "angle", None),
         ],
+    ),
+    (
+        '              Control for Multipath TCP", Usenix NSDI , March 2011, <htt\n'
+        "              p://www.cs.ucl.ac.uk/staff/c.raiciu/files/mptcp-nsdi.pdf>.\n",
+        [("http://www.cs.ucl.ac.uk/staff/c.raiciu/files/mptcp-nsdi.pdf", "angle", None)],
     ),
     ("<URL:ht\n tp://a.example/x>", []),  # only the scheme right after the bracket
 ]

@@ -67,7 +67,7 @@ def uri_at(
         )
     if context != "url-prefix" and _is_label(ctx, buf, s, i, e, scheme):
         return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
-    other = last or wrapped or longer or whole != uri  # (trimmed: punctuation ended it)
+    other = last or longer or whole != uri  # (trimmed: punctuation ended it)
     at_wrap = _at_wrap(ctx, buf, s, e, uri, scheme, final, context, other)
     if at_wrap is not None:
         return at_wrap
@@ -95,10 +95,12 @@ def _at_wrap(
     to the run the next line starts with where that can only continue it (the wrapped
     rule, :func:`urimine.rules.wrapped.continues`): the joined reading is the URI, the
     one on its line the alternative. None: not joined (nor where the URI has an *other*
-    reading already: joined at a hyphen or at its "//", a possessive, or trimmed)."""
+    reading already: joined at a hyphen, a possessive, or trimmed). Joined at its "//"
+    already, the URI's last line is a piece of it."""
     if not ctx.wrapped or context != "bare" or other or "//" not in uri:
         return None  # (a path after an authority only: "tel:+1-418-262-6501" ends a line)
-    found = continuation(ctx, buf, s, e, final)
+    line = buf.rfind("\n", s, e) + 1
+    found = continuation(ctx, buf, max(s, line), e, final, line > s)
     if found is None or isinstance(found, PendingType):
         return found
     added, end = found

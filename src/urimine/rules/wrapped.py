@@ -180,16 +180,17 @@ def continues(
 
 
 def continuation(
-    ctx: Context, buf: str, s: int, e: int, final: bool
+    ctx: Context, buf: str, s: int, e: int, final: bool, piece: bool = False
 ) -> tuple[str, int] | PendingType | None:
     """What the lines after a bare URI from ``s`` to ``e`` add to it where it ends at the
     wrap column (:func:`continues`), line after line while each piece reaches the wrap
     column again (a long URI wrapped over three lines), within the length bound: the
-    pieces joined, and where the last one ends. None: nothing continues it."""
+    pieces joined, and where the last one ends (*piece*: ``buf[s:e]`` is a piece itself,
+    a line after the URI's first). None: nothing continues it."""
     pieces: list[str] = []
     at, end = s, e
     while True:
-        found = continues(ctx, buf, at, end, final, bool(pieces))
+        found = continues(ctx, buf, at, end, final, piece or bool(pieces))
         if isinstance(found, PendingType):
             return Pending
         if found is None or found[1] - s >= ctx.max_len:
