@@ -35,7 +35,9 @@ __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
-_SLASHES_BREAK = re.compile(r"://[ \t]*\r?\n").search  # ("//" at a line end, joined)
+_SLASHES_BREAK = re.compile(  # ("//" at a line end, joined to an authority)
+    r"://[ \t]*+\r?\n[ \t>]*+(?![A-Za-z][A-Za-z0-9+.\-]*+:/)[^\s/?#]"
+).search
 _COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*+()[ \t]*+\r?\n").finditer
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 

@@ -47,8 +47,8 @@ _GAP_TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 @cache
 def _gap(depth: int) -> re.Pattern[str]:
     """From the end of "//": the line break, the next line's quote markers, and an
-    authority's first character after them."""
-    return re.compile(gap_source(depth) + rf"(?=[^{STOP}/?#])")
+    authority's first character after them (not a URI of its own: "http://" again)."""
+    return re.compile(gap_source(depth) + rf"(?=[^{STOP}/?#])(?![A-Za-z][A-Za-z0-9+.\-]*:/)")
 
 
 def may_join(ctx: Context, buf: str, i: int, final: bool) -> bool:
@@ -85,11 +85,19 @@ def angle_fragment(mode: Mode, cfg: Config) -> str:
     )
 
 
+_DENSE_AFTER = (
+    rf":(?=//[ \t]*+\r?\n[ \t>]*+[^{STOP}/?#])"
+    rf"(?!//[ \t]*+\r?\n[ \t>]*+[A-Za-z][A-Za-z0-9+.\-]*+:/)"
+)
+"""The same where the next line may hold its authority: what starts no URI of its own."""
+
+
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
-    """Every colon followed by "//" at a line end."""
+    """Every colon followed by "//" at a line end; dense, where the next line (after
+    blanks and quote markers) starts with what an authority may start with."""
     if mode is Mode.SPARSE:
         return AFTER
-    return [ColonFragment(None, AFTER)]
+    return [ColonFragment(None, _DENSE_AFTER)]
 
 
 WRAP_MIN = 66
