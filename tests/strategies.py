@@ -83,7 +83,7 @@ FIDELITY_PIECES = [
     *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
     # item 5: "scheme://" ending a line, a scheme split inside brackets
     *("http://\n", "http:// \n> ", "s3://\r\n", "<htt\n", "<htt\n> ", "p://a.example>"),
-    *("http://\n\n", "ps://b.example/c"),
+    *("http://\n\n", "ps://b.example/c", "URLgit+https://", "Xhttp://", "aB.c://", "Ab-cd://"),
 ]
 
 ALL_PIECES = list(
