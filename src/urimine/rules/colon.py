@@ -75,12 +75,17 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:
                 return short
-    elif (
-        "." not in scheme
-        and not ctx.any_scheme
-        and not (ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final)))
+    elif not ctx.any_scheme and (
+        (
+            "." not in scheme
+            and not (
+                ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final))
+            )
+        )
+        or (s and buf[s - 1] in _INSIDE and buf[i + 1 : i + 2] not in ("/", "\\", ""))
     ):
-        return None  # (takes_at, written out: this runs at every colon)
+        return None  # (takes_at, written out: this runs at every colon; a dotted word
+        # inside a URI, "user@db.site.info:5432", as the general path decides it)
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
