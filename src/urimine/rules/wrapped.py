@@ -16,7 +16,7 @@ from urimine.rules.chains import gap_source
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end
-from urimine.rules.patterns import LINE_LOOKBEHIND, SCHEME_CHAR, STOP
+from urimine.rules.patterns import COLON_SPARSE, LINE_LOOKBEHIND, SCHEME_CHAR, STOP
 
 __all__ = [
     "AFTER",
@@ -96,7 +96,7 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     """Every colon followed by "//" at a line end; dense, where the next line (after
     blanks and quote markers) starts with what an authority may start with."""
     if mode is Mode.SPARSE:
-        return AFTER
+        return COLON_SPARSE  # (every such colon is one: one prefilter, as the bare rule's)
     return [ColonFragment(None, _DENSE_AFTER)]
 
 
@@ -109,6 +109,7 @@ a longer line was not cut at a column."""
 _NEXT_LINE = re.compile(r"[ \t]*+\r?\n")
 _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
+_BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
@@ -139,12 +140,12 @@ def _markers(depth: int) -> re.Pattern[str]:
 def may_continue(buf: str, s: int, e: int) -> bool:
     """Whether the URI from ``s`` that ends at ``e`` may be one :func:`continues` joins
     (or the text ends before it can tell): a line break after it, its line long."""
-    if buf[e : e + 1] not in (" ", "\t", "\r", "\n", ""):
-        return False
-    if _NEXT_LINE.match(buf, e) is None and _TO_END.match(buf, e) is None:
+    if buf[e : e + 1] not in _BREAKS:
         return False
     lo = s - LINE_LOOKBEHIND
-    return WRAP_MIN <= e - buf.rfind("\n", lo if lo > 0 else 0, s) - 1 <= WRAP_MAX
+    if not WRAP_MIN <= e - buf.rfind("\n", lo if lo > 0 else 0, s) - 1 <= WRAP_MAX:
+        return False
+    return _NEXT_LINE.match(buf, e) is not None or _TO_END.match(buf, e) is not None
 
 
 def continues(
