@@ -69,6 +69,9 @@ WORD_PIECES = [
     *(
         "URL:",
         "url:",
+        "http://",
+        "<htt",
+        "p://a.example>",
         "www.a.com",
         "www.a.com)",
         "a@b.com",
@@ -91,6 +94,9 @@ FIDELITY_PIECES = [
     *("app@db.x.info:", "@", "e.g.foo://", "Note:", "a.b.c://", "{", "}", "|", "[]", "^", "#"),
     *("\u2013", "\uff1f", "\u3002", "\u00bb", "\u201d", "'s ", "&lt;", "&gt;", "&amp;"),
     *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
+    # item 5: "scheme://" ending a line, a scheme split inside brackets
+    *("http://\n", "http:// \n> ", "s3://\r\n", "<htt\n", "<htt\n> ", "p://a.example>"),
+    *("http://\n\n", "ps://b.example/c", "URLgit+https://", "Xhttp://", "aB.c://", "Ab-cd://"),
 ]
 
 # Links written without their scheme and e-mail addresses (the abbreviated, domains,

@@ -162,6 +162,15 @@ HOSTILE: dict[str, Callable[[int], str]] = {
         "<tr><td>tel:1]~</td><td>HTTP://A.B[a</td></tr>" * 40 + "\n", n
     ),
     "header field lists": lambda n: _fill("h=from:to:subject:date:message-id:cc:", n),
+    # Issue 30's rules: an unregistered word before "//" that no rule takes (not lower
+    # case, no web scheme glued to it), passed over by the dense search in C (2.8 MB/s
+    # before); schemes, chains and dotted words after "#" and "URN" (5.7 MB/s).
+    "URLgit+https:// repeated": lambda n: "URLgit+https://" * (n // 15),
+    "#httpjdbc:URNdb.x.info: repeated": lambda n: _fill("#httpjdbc:URNdb.x.info:", n),
+    # The wrapped rule (issue 30 item 5): "//" at every line end, the next line a URI of
+    # its own; a scheme split in brackets that never closes.
+    "http:// at every line end": lambda n: "http://\n" * (n // 8),
+    "a scheme split in brackets": lambda n: _fill("<htt\n p:", n),
     "clock times": lambda n: _fill("Thu Jan  1 00:00:00 1970 12:34:56.789 ", n),
 }
 
@@ -198,6 +207,9 @@ def test_hostile_input_at_five_megabytes_a_second(name: str, sparse_time: float)
         "quoted code",
         "quoted table after <td:",
         "URIs ending in a hyphen, no line end",
+        "URLgit+https:// repeated",
+        "#httpjdbc:URNdb.x.info: repeated",
+        "http:// at every line end",
     ],
 )
 def test_hostile_input_scales_linearly(name: str) -> None:

@@ -31,6 +31,7 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",
     "latex",
     "labels",
+    "wrapped",
     "abbreviated",
     "domains",
     "email",
@@ -38,7 +39,7 @@ ALL_RULES: tuple[str, ...] = (
     "unwrap",
     "uts58",
 )
-_CORE = frozenset(ALL_RULES[: ALL_RULES.index("labels") + 1])
+_CORE = frozenset(ALL_RULES[: ALL_RULES.index("wrapped") + 1])
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
     "default": _CORE - {"any-scheme"} | {"abbreviated"},

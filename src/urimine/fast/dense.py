@@ -18,6 +18,7 @@ import re
 
 from urimine.fast.prefilters import ColonNames
 from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
+from urimine.rules.slashed import GLUED
 
 __all__ = ["LOOKAHEAD", "DenseColons"]
 
@@ -32,6 +33,20 @@ _SCHEME_RUNS = bytes(
     for c in range(256)
 )
 _LONG_SCHEME_RUN = b"a" * SCHEME_MAX
+
+
+def _may_take(buf: str, colon: int, size: int) -> bool:
+    """Whether the rules of unregistered schemes before "//" (rules/slashed.py) may take
+    the word of *size* characters before *colon* (the whole word: the strict search read
+    it from its start): one written in lower case, a dotted one, or one ending in a web
+    scheme glued to a letter or digit. ("URLgit+https://" repeated: no rule takes it.)"""
+    word = buf[colon - size : colon]
+    if word.islower() or "." in word:
+        return True
+    low = word.lower()
+    return any(low.endswith(g) and low[-len(g) - 1 : -len(g)].isalnum() for g in GLUED)
+
+
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 
 
@@ -157,7 +172,11 @@ class DenseColons:
                     or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
                 )
             )
-            or (other is not None and other.match(buf, p) is not None)
+            or (
+                other is not None
+                and other.match(buf, p) is not None
+                and (name in short or pattern is not names.strict or _may_take(buf, p, len(name)))
+            )
         ]
         kept.reverse()
         return kept

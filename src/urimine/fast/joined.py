@@ -78,8 +78,8 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
         return None
     chain = buf[s : m.end()].rstrip(_TRAIL)  # (trim: its last piece keeps a character)
-    if "\n" not in chain or chain[-1] not in _KEPT:
-        return None  # nothing joined, or more for trim to weigh
+    if "\n" not in chain or chain[-1] not in _KEPT or not buf[s : m.end() + 1].isascii():
+        return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)
     uri, alt = _readings(chain)
     if len(chain) < m.end() - s:
         # Without the punctuation trim drops: validated again (what the grammar takes

@@ -111,7 +111,12 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     if any_word:
         branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
-    head = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{ASCII_STOP}//:)({'|'.join(branches)})"
+    # ("//" at a line end: the wrapped rule's, which joins the next line)
+    wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
+    head = (
+        rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
+        rf"({'|'.join(branches)})"
+    )
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),

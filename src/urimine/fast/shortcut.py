@@ -20,9 +20,10 @@ from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
 from urimine.rules.labels import is_label
-from urimine.rules.patterns import RUN_STOP_MARKS, SCHEME_CHAR, STOP
+from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.url_prefix import after_url
 from urimine.rules.webchars import validate_web
+from urimine.rules.wrapped import may_continue
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["at_angle", "at_colon"]
@@ -36,7 +37,7 @@ _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 # "(?:X|)" or "(?>X|)": the engine's general repeat costs a common URI a tenth more.)
 _NO_BREAK = (
     rf"[ \t]++\S|[ \t]*+\r[^\n]|[{RUN_STOP_MARKS}]"
-    rf"|[ \t]*+\r?\n(?![ \t>]*+[^{STOP}])(?=[ \t\r\n>]*+[^ \t\r\n>])"
+    rf"|[ \t]*+\r?\n(?![ \t>]*+[^{RUN_STOP}])(?=[ \t\r\n>]*+[^ \t\r\n>])"
 )
 _DASH_END = rf"(?>-++(?={_NO_BREAK})|)"
 
@@ -102,16 +103,12 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
-        return joined.at_colon(ctx, buf, i, s, scheme) if "hyphen" in ctx.rules else None
+        return _joined(ctx, buf, i, s, scheme)
+    if ctx.wrapped and may_continue(buf, s, fast.end()):
+        return None  # at the wrap column: the next line may continue it
     e = fast.end(_OPAQUE)
     if e >= 0:
-        if scheme in AUTHORITY_SCHEMES:
-            return None
-        if scheme not in ctx.label_free and ctx.labels and is_label(buf, s, i, e, scheme):
-            # A label, as the general path rejects it (taken whole, in bare text).
-            uri = buf[s:e]
-            return Candidate(s, e, "bare", uri, reason=Reason.NOT_A_URI, detail="label")
-        return _opaque(buf, s, e, scheme)
+        return _opaque_or_label(ctx, buf, i, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
     if "%" in uri:
@@ -123,6 +120,27 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
     key = simple_uri_key(scheme, host, port, path or "", tail)
     return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
+    """A URI joined at hyphens at line ends, where no label can be (the general path
+    rejects "Fax:-" then "+1" as one)."""
+    if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
+        return None
+    return joined.at_colon(ctx, buf, i, s, scheme)
+
+
+def _opaque_or_label(
+    ctx: Context, buf: str, i: int, s: int, e: int, scheme: str
+) -> Shortcut | Candidate | None:
+    """An opaque URI the shortcut matched to ``e``, or the label the general path
+    rejects it as (taken whole, in bare text); None for a scheme that needs "//"."""
+    if scheme in AUTHORITY_SCHEMES:
+        return None
+    if scheme not in ctx.label_free and ctx.labels and is_label(buf, s, i, e, scheme):
+        uri = buf[s:e]
+        return Candidate(s, e, "bare", uri, reason=Reason.NOT_A_URI, detail="label")
+    return _opaque(buf, s, e, scheme)
 
 
 def _opaque(buf: str, s: int, e: int, scheme: str) -> Shortcut:

@@ -8,10 +8,11 @@ its neighbours. White space ends every run of URI characters (seed 002 Appendix 
 so does ">": a block is split at both, a word ending with its ">". The rules that read
 past a run's end or before its scheme read white space and ">" alike, but these: the
 ``URL:`` prefix (a block with "URL:" is not leapt), angle brackets, whose white space
-inside is ignored (each "<" needs its ">" in its word), and a hyphen at a line break
-(:func:`urimine.rules.hyphen.joins_no_hit`). Nor is a block leapt whose words could be
-too long (the rejection ends the scan at the next white space), or where a word the
-scan read part of holds a hit.
+inside is ignored (each "<" needs its ">" in its word), a hyphen at a line break
+(:func:`urimine.rules.hyphen.joins_no_hit`), and the wrapped rule's line ends ("://",
+or a word with a colon at the wrap column: such a block is not leapt). Nor is a block
+leapt whose words could be too long (the rejection ends the scan at the next white
+space), or where a word the scan read part of holds a hit.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from urimine.model import Hit, Rejection
 from urimine.rules.base import Mode
 from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
+from urimine.rules.patterns import LINE_LOOKBEHIND
 from urimine.rules.table import sites
+from urimine.rules.wrapped import WRAP_MIN
 from urimine.scan.lines import LineCursor
 from urimine.speed import ScanStats
 
@@ -35,6 +38,10 @@ __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
+_SLASHES_BREAK = re.compile(  # ("//" at a line end, joined to an authority)
+    r"://[ \t]*+\r?\n[ \t>]*+(?![A-Za-z][A-Za-z0-9+.\-]*+:/)[^\s/?#]"
+).search
+_COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*+()[ \t]*+\r?\n").finditer
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
@@ -338,12 +345,25 @@ def _last_cut(buf: str, lo: int, hi: int) -> int:
 def _joined(buf: str, start: int, last: int) -> bool | None:
     """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
     line break, which may join them to the next line; None where they hold "URL:",
-    which a URI after it reads across white space."""
+    which a URI after it reads across white space, or "://" at a line end."""
     gap = _GAP_AFTER.match(buf, last)
-    near = buf[max(start - 5, 0) : gap.end() if gap else last + 1]
+    near_end = gap.end() if gap else last + 1
+    near = buf[max(start - 5, 0) : near_end]
     if ("l:" in near or "L:" in near) and "url:" in near.lower():
         return None
+    if _SLASHES_BREAK(near) is not None or _at_wrap(buf, start, near_end):
+        return None  # "http://", or a URI at the wrap column, ending a line (wrapped rule)
     return _HYPHEN_BREAK(near) is not None
+
+
+def _at_wrap(buf: str, start: int, end: int) -> bool:
+    """Whether a word with a colon ends a line of the block at least WRAP_MIN long: the
+    wrapped rule may join the next line's first word to its URI."""
+    for m in _COLON_LINE_END(buf, start, end):
+        lo = max(m.start() - LINE_LOOKBEHIND, 0)
+        if m.end(1) - buf.rfind("\n", lo, m.start()) - 1 >= WRAP_MIN:
+            return True
+    return False
 
 
 def _angles_closed(word: str) -> bool:

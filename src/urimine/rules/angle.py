@@ -22,6 +22,7 @@ from urimine.rules.delimit import quote_depth
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD
 from urimine.rules.url_prefix import URL_HEAD, strip_prefix
 from urimine.rules.webchars import validate_web
+from urimine.rules.wrapped import SPLIT_HEAD
 
 __all__ = ["decide", "fragment", "prefix_fragment"]
 
@@ -34,6 +35,8 @@ _LT_HEAD_PARTIAL = regex.compile(_LT_HEAD_SOURCE)
 # The head with its "URL:" prefix: where the text ends after "<URL:" and white space,
 # "URL" reads as the scheme so far, yet a scheme may come.
 _LT_URL_HEAD_PARTIAL = regex.compile(rf"<[ \t\r\n]{{0,64}}{URL_HEAD}{_LT_SCHEME}")
+_SPLIT_HEAD = re.compile(SPLIT_HEAD)
+_SPLIT_HEAD_PARTIAL = regex.compile(SPLIT_HEAD)
 _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*:[A-Za-z_][A-Za-z0-9_.\-]*/?")
 _WS = re.compile(r"\s+")
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n\s*")
@@ -71,6 +74,8 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if short is not None:
             return short
     head = _head(buf, i, final)
+    if head is None and "wrapped" in ctx.rules:
+        return _split_scheme(ctx, buf, i, final)
     if head is None or isinstance(head, PendingType):
         return head
     scheme = head.group(1).lower()
@@ -98,6 +103,20 @@ def _bracketed(ctx: Context, buf: str, i: int, scheme: str, head_end: int, final
     if found.reason is not None and not takes_at(ctx, buf, head_end - 1, scheme, final):
         found.resume = head_end  # "<xs:element>": on after the head's colon
     return found
+
+
+def _split_scheme(ctx: Context, buf: str, i: int, final: bool) -> Result:
+    """``<htt`` then a line break then ``p://...>``: a registered scheme split by the
+    line break is joined as any white space inside brackets is (seed 002 Appendix E)."""
+    head: re.Match[str] | regex.Match[str] | PendingType | None = _SPLIT_HEAD.match(buf, i)
+    if head is None and not final:
+        head = unfinished(_SPLIT_HEAD_PARTIAL, buf, i)
+    if head is None or isinstance(head, PendingType):
+        return head
+    scheme = (head.group(1) + head.group(2)).lower()
+    if scheme not in ctx.schemes or "angle" not in ctx.rules:
+        return None
+    return _bracketed(ctx, buf, i, scheme, head.end(), final)
 
 
 def _span(

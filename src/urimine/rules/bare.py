@@ -18,6 +18,7 @@ from urimine.rules.hyphen import other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP, STOP_CHAR
 from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
+from urimine.rules.wrapped import continuation, slashes_gap
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["fragment", "uri_at"]
@@ -36,16 +37,15 @@ def uri_at(
 ) -> Candidate | PendingType | None:
     """The URI of ``scheme`` (lower case) written from ``s`` whose colon is at ``i``; its
     raw text starts at ``raw_start`` (a quote or ``URL:`` before it, per *context*)."""
-    e = _run_to(ctx, buf, i, final)
-    if e < 0:
-        return Pending
-    if e == i + 3 and buf[i + 1 : e] == "//":
-        return None  # "http:// " is not a candidate
+    extent = _extent(ctx, buf, i, s, quote, final)
+    if extent is None or isinstance(extent, PendingType):
+        return extent
+    e, wrapped, quote = extent
     if e - s >= ctx.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     e, closed = quote_rule.closing(buf, i, e, quote)
-    whole, last, depth = buf[s:e], "", 0
-    if not closed:
+    whole, last, depth = wrapped or buf[s:e], "", 0
+    if not closed and not wrapped:
         joined = pieces(ctx, buf, s, e, final, uri_join)
         if isinstance(joined, PendingType):
             return Pending
@@ -65,15 +65,51 @@ def uri_at(
         return Candidate(
             raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
         )
-    if (
-        scheme not in ctx.label_free
-        and ctx.labels
-        and context != "url-prefix"
-        and is_label(buf, s, i, e, scheme)
-    ):
+    if context != "url-prefix" and _is_label(ctx, buf, s, i, e, scheme):
         return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
+    other = last or longer or whole != uri  # (trimmed: punctuation ended it)
+    at_wrap = _at_wrap(ctx, buf, s, e, uri, scheme, final, context, other)
+    if at_wrap is not None:
+        return at_wrap
     alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+def _is_label(ctx: Context, buf: str, s: int, i: int, e: int, scheme: str) -> bool:
+    """Whether the labels rule rejects the candidate (``Fax:0760-2317010``)."""
+    return scheme not in ctx.label_free and ctx.labels and is_label(buf, s, i, e, scheme)
+
+
+def _at_wrap(
+    ctx: Context,
+    buf: str,
+    s: int,
+    e: int,
+    uri: str,
+    scheme: str,
+    final: bool,
+    context: str,
+    other: str | bool | None,
+) -> Candidate | PendingType | None:
+    """A bare URI *uri* from ``s`` to ``e`` that ends a line at the wrap column, joined
+    to the run the next line starts with where that can only continue it (the wrapped
+    rule, :func:`urimine.rules.wrapped.continues`): the joined reading is the URI, the
+    one on its line the alternative. None: not joined (nor where the URI has an *other*
+    reading already: joined at a hyphen, a possessive, or trimmed). Joined at its "//"
+    already, the URI's last line is a piece of it."""
+    if not ctx.wrapped or context != "bare" or other or "//" not in uri:
+        return None  # (a path after an authority only: "tel:+1-418-262-6501" ends a line)
+    line = buf.rfind("\n", s, e) + 1
+    found = continuation(ctx, buf, max(s, line), e, final, line > s)
+    if found is None or isinstance(found, PendingType):
+        return found
+    added, end = found
+    joined = trim(uri + added, len(uri) + 1, buf[s - 1] if s else "")
+    bad, strict = validate_web(ctx, joined, scheme, bare=True)
+    if bad is not None:
+        return None
+    end -= len(uri) + len(added) - len(joined)
+    return Candidate(s, end, "bare", joined, "uri", scheme, uri, strict=strict)
 
 
 _POSSESSIVE = ("'s", "\u2019s")
@@ -88,6 +124,27 @@ def _run_to(ctx: Context, buf: str, i: int, final: bool) -> int:
     if e >= 0 and _HAS_STOP(buf, i + 1, e) is not None:
         e = head_end(buf, i + 1, e)
     return e
+
+
+def _extent(
+    ctx: Context, buf: str, i: int, s: int, quote: str, final: bool
+) -> tuple[int, str, str] | PendingType | None:
+    """Where the run after the colon ``i`` ends, the URI joined where its "//" ends the
+    line (the wrapped rule: its authority on the next line, the run there read as the
+    joined text's; "" where none is), and the quote that may close it ("" where joined).
+    None: "http:// " is not a candidate."""
+    e = _run_to(ctx, buf, i, final)
+    if e < 0:
+        return Pending
+    if e != i + 3 or buf[i + 1 : e] != "//":
+        return e, "", quote
+    gap = slashes_gap(ctx, buf, i, s, final)
+    if gap is None or isinstance(gap, PendingType):
+        return gap
+    end = run_end(ctx, buf, gap, True)
+    text = buf[s : i + 3] + buf[gap:end]
+    text = text[: _run_to(ctx, text, i - s, True)]
+    return gap + len(text) - (i + 3 - s), text, ""
 
 
 def _checked(ctx: Context, uri: str, scheme: str) -> tuple[tuple[Reason, str, int] | None, bool]:

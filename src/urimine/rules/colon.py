@@ -18,7 +18,7 @@ from functools import cache
 import regex
 
 from urimine.fast.shortcut import at_colon as shortcut_at
-from urimine.rules import escaped, quote, url_prefix
+from urimine.rules import escaped, quote, url_prefix, wrapped
 from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, Result
 from urimine.rules.context import Context
@@ -75,12 +75,17 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
             short = shortcut_at(ctx, buf, i, s, scheme)
             if short is not None:
                 return short
-    elif (
-        "." not in scheme
-        and not ctx.any_scheme
-        and not (ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final)))
+    elif not ctx.any_scheme and (
+        (
+            "." not in scheme
+            and not (
+                ctx.slashed and (buf.startswith("//", i + 1) or (len(buf) < i + 3 and not final))
+            )
+        )
+        or (s and buf[s - 1] in _INSIDE and buf[i + 1 : i + 2] not in ("/", "\\", ""))
     ):
-        return None  # (takes_at, written out: this runs at every colon)
+        return None  # (takes_at, written out: this runs at every colon; a dotted word
+        # inside a URI, "user@db.site.info:5432", as the general path decides it)
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
@@ -115,7 +120,11 @@ def _general(
         return None if final else Pending
     if buf[i + 1] == "\\" and ctx.escaped:
         return escaped.json_at(ctx, buf, i, s, scheme, final)  # "https:\\/\\/" (JSON)
-    if STOP_CHAR.match(buf, i + 1) or (buf.startswith("//", i + 1) and STOP_CHAR.match(buf, i + 3)):
+    if STOP_CHAR.match(buf, i + 1) or (
+        buf.startswith("//", i + 1)
+        and STOP_CHAR.match(buf, i + 3)
+        and not wrapped.may_join(ctx, buf, i, final)
+    ):
         return None  # nothing after the colon ("Note: "), or after its slashes
     if not registered and ctx.slashed:
         found = unregistered(ctx, buf, i, s, scheme, max(last_end, i - SCHEME_MAX), final)

@@ -31,6 +31,7 @@ ALL_RULES: tuple[str, ...] = (
     "escaped",  # &lt;...&gt;, &quot;...&quot;, https:\/\/ (issue 30 item 7)
     "latex",  # \url{...}, \href{...}{...} (issue 30 item 10)
     "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
+    "wrapped",  # http:// ending a line, its authority on the next (issue 30 item 5)
     "abbreviated",  # www. and ftp. hosts without their scheme (seed 002 Appendix F)
     "domains",  # any host whose last label is a top-level domain (UTS #58)
     "email",  # e-mail addresses as mailto: URIs (UTS #58 Link_Email, RFC 5321)
@@ -38,7 +39,7 @@ ALL_RULES: tuple[str, ...] = (
     "unwrap",  # the targets of security wrappers and redirectors, as more hits
     "uts58",  # link detection exactly as UTS #58 specifies it
 )
-_CORE = frozenset(ALL_RULES[: ALL_RULES.index("labels") + 1])
+_CORE = frozenset(ALL_RULES[: ALL_RULES.index("wrapped") + 1])
 """The rules at a scheme's colon or an angle bracket (the drafts' and issue 30's)."""
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),

@@ -35,6 +35,7 @@ class Context:
         "slashed",
         "speed",
         "tuning",
+        "wrapped",
     )
 
     def __init__(self, cfg: Config, speed: Speed, memo: Memos | None = None) -> None:
@@ -50,6 +51,7 @@ class Context:
         self.label_free = never_labels() if self.labels else frozenset()
         """The schemes the labels rule never rejects (checked first: most hits')."""
         self.escaped = "escaped" in cfg.rules
+        self.wrapped = "wrapped" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare

@@ -24,6 +24,7 @@ from urimine.rules import (
     slashed,
     urn_text,
     uts58,
+    wrapped,
 )
 from urimine.rules.base import Fragment, Rule, Site
 from urimine.rules.config import Config
@@ -146,6 +147,12 @@ TABLE: tuple[Rule, ...] = (
             "\uff61": uts58.halfwidth_fragment,
         },
         "link detection exactly as UTS #58 specifies it (its section 3)",
+    ),
+    Rule(
+        "wrapped",
+        {":": colon.decide, "<": angle.decide},
+        {":": wrapped.fragment, "<": wrapped.angle_fragment},
+        "scheme:// ending a line, its authority on the next, joined; <htt\\n p://...> too",
     ),
 )
 
