@@ -157,3 +157,19 @@ def test_mechanisms_answer_as_the_plain_path_on_corpora(name: str, text: str) ->
                 assert runs[0] == plain, (name, label, tuning is SMALL_KNOBS)
                 if label == "all":
                     assert runs[1] == plain, (name, "chunked")
+
+
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        # The word leaps' block ended before the next line: "http://" at its end was
+        # not seen as joined (issue 30 item 5 with a label dot's trigger, issue 31).
+        ("g.p:/http://\ng", "default,email,domains,unwrap"),
+        # The hyphen-join shortcut took "^" as the end, where web-chars runs on past it.
+        ("mailto:-\n~^", "default"),
+        ("http://a-\nb^ ", "default"),
+    ],
+)
+def test_fuzz_differences_found_at_the_merge_of_issues_30_and_31(text: str, rules: str) -> None:
+    assert_as_plain(text, SMALL_KNOBS, rejections=False, max_len=300, rules=rules)
+    assert_as_plain(text, {}, rejections=True, rules=rules)

@@ -47,6 +47,8 @@ _QUERY = _PATH + "?"
 _KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-~$&+=@/#%")
 """What the URI may end in once trim has dropped its sentence punctuation: characters
 trim never drops."""
+_WEB_STOPS = frozenset("{}|^")
+"""Stop characters the web-chars rule lets a path, query or fragment hold."""
 _TRAIL = ".,;:!?"
 """The sentence punctuation trim drops (Appendix E), of the characters a piece holds."""
 
@@ -77,6 +79,8 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     m = _JOINED.match(buf, i, stop)
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
         return None
+    if buf[m.end() : m.end() + 1] in _WEB_STOPS and "web-chars" in ctx.rules:
+        return None  # the web-chars rule may run on past it (issue 30 item 1)
     chain = buf[s : m.end()].rstrip(_TRAIL)  # (trim: its last piece keeps a character)
     if "\n" not in chain or chain[-1] not in _KEPT or not buf[s : m.end() + 1].isascii():
         return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)

@@ -38,9 +38,8 @@ __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
-_SLASHES_BREAK = re.compile(  # ("//" at a line end, joined to an authority)
-    r"://[ \t]*+\r?\n[ \t>]*+(?![A-Za-z][A-Za-z0-9+.\-]*+:/)[^\s/?#]"
-).search
+_SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
+""""://" at a line end, whatever the next line holds (the block may end before it)."""
 _COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*+()[ \t]*+\r?\n").finditer
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
@@ -351,7 +350,7 @@ def _joined(buf: str, start: int, last: int) -> bool | None:
     near = buf[max(start - 5, 0) : near_end]
     if ("l:" in near or "L:" in near) and "url:" in near.lower():
         return None
-    if _SLASHES_BREAK(near) is not None or _at_wrap(buf, start, near_end):
+    if _SLASHES_END(near) is not None or _at_wrap(buf, start, near_end):
         return None  # "http://", or a URI at the wrap column, ending a line (wrapped rule)
     return _HYPHEN_BREAK(near) is not None
 
