@@ -1,4 +1,4 @@
-"""The comparison ladder of seed 002 section 6.2, one small pure function per step.
+"""The comparison ladder of RFC 3986 section 6.2, one small pure function per step.
 
 :func:`normalize_uri` applies syntax-based (6.2.2) and scheme-based (6.2.3) normalisation
 to an absolute URI. :func:`dedup_key` is what the scanner groups hits by: URNs use the
@@ -46,12 +46,12 @@ _IDNA_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # RFC
 
 
 def lower_scheme(scheme: str) -> str:
-    """Lower-case a scheme name (002 6.2.2.1: schemes are case-insensitive)."""
+    """Lower-case a scheme name (RFC 3986 section 6.2.2.1: schemes are case-insensitive)."""
     return scheme.lower()
 
 
 def upper_percent_hex(s: str) -> str:
-    """Upper-case the hex digits of every percent-escape (002 6.2.2.2: "%3a" is "%3A")."""
+    """Upper-case the hex digits of every escape (RFC 3986 section 6.2.2.2: "%3a" is "%3A")."""
     if "%" not in s:
         return s
     return _PCT_RE.sub(lambda m: "%" + m.group(1).upper(), s)
@@ -64,7 +64,7 @@ def _decode_once(m: re.Match[str]) -> str:
 
 
 def decode_unreserved(s: str) -> str:
-    """Decode escapes of unreserved characters (002 6.2.2.2: "%7E" is "~").
+    """Decode escapes of unreserved characters (RFC 3986 section 6.2.2.2: "%7E" is "~").
 
     Repeated to a fixed point so that "%%34%31" (which decodes to "%41") is stable.
     """
@@ -91,7 +91,7 @@ def encode_stray_percent(s: str) -> str:
 
 
 def remove_dot_segments(path: str) -> str:
-    """RFC 3986 5.2.4 remove_dot_segments (002 6.2.2.3 path segment normalisation)."""
+    """RFC 3986 section 5.2.4 remove_dot_segments (section 6.2.2.3, path segments)."""
     if "." not in path:
         return path  # no dot segment possible: the common case, kept cheap
     if path.startswith("/"):
@@ -159,7 +159,7 @@ def _stepwise_dots(path: str) -> str:
 
 
 def normalize_port(scheme: str, port: str | None) -> str | None:
-    """Drop an empty or default port, strip leading zeros (002 6.2.3, RFC 3986 6.2.3)."""
+    """Drop an empty or default port, strip leading zeros (RFC 3986 section 6.2.3)."""
     if not port:
         return None
     if port.isascii() and port.isdigit():
@@ -223,7 +223,7 @@ def _normalize_ip_literal(host: str) -> str:
 
 
 def normalize_host(host: str) -> str:
-    """Case, escape and IDNA normalisation of a host (002 6.2.2.1 and 6.2.2.2)."""
+    """Case, escape and IDNA normalisation of a host (RFC 3986 sections 6.2.2.1, 6.2.2.2)."""
     if len(host) >= 2 and host.startswith("[") and host.endswith("]"):
         return _normalize_ip_literal(host)
     host = host_to_ascii(decode_unreserved(host))
@@ -231,12 +231,12 @@ def normalize_host(host: str) -> str:
 
 
 def _normalize_component(s: str) -> str:
-    """Escape normalisation of userinfo, path, query or fragment (002 6.2.2.2)."""
+    """Escape normalisation of userinfo, path, query or fragment (RFC 3986 section 6.2.2.2)."""
     return encode_non_ascii(upper_percent_hex(decode_unreserved(s)))
 
 
 def normalize_authority(authority: str, scheme: str = "") -> str:
-    """Normalise an authority: userinfo escapes, host, port (002 6.2.2, 6.2.3)."""
+    """Normalise an authority: userinfo escapes, host, port (RFC 3986 sections 6.2.2, 6.2.3)."""
     userinfo, host, port = split_authority(authority)
     text = normalize_host(host)
     if userinfo is not None:
@@ -246,7 +246,7 @@ def normalize_authority(authority: str, scheme: str = "") -> str:
 
 
 def normalize_uri(s: str) -> str:
-    """Syntax- and scheme-based normal form of an absolute URI (002 6.2.2, 6.2.3).
+    """Syntax- and scheme-based normal form of an absolute URI (RFC 3986 sections 6.2.2, 6.2.3).
 
     Keeps the fragment. Dot segments are removed only from paths that start with "/".
     A string without a scheme is returned unchanged. Never raises.

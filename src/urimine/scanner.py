@@ -1,6 +1,6 @@
 """The sans-IO streaming scanner: text chunks in, URI and URN hits out.
 
-It applies "Recommendations for Delimiting URI in Context" (seed 002 Appendix E, seed 001
+It applies "Recommendations for Delimiting URI in Context" (RFC 3986 Appendix C, seed 001
 Appendix E, RFC 1738's appendix): angle brackets with white space inside ignored, the
 ``URL:`` prefix, double (and single) quotes, white-space-delimited bare URIs with
 trailing punctuation left out, and the hyphen at a line break. URNs follow seed 003

@@ -1,4 +1,4 @@
-"""The shortcut for a URI broken after hyphens at line ends (seed 002 Appendix E: the
+"""The shortcut for a URI broken after hyphens at line ends (RFC 3986 Appendix C: the
 pieces joined are the URI, the reading without those hyphens its ``alternative``),
 where every piece is plain and the line holds no mail quote markers.
 

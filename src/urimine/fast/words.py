@@ -4,7 +4,7 @@ candidates the rules reject or take one at a time (``tel:1]~``, ``"mailto:."``,
 each distinct word is decided once, on its own; the block's hits are those of its words.
 
 A word's hits are those it holds on its own wherever nothing in the block joins it to
-its neighbours. White space ends every run of URI characters (seed 002 Appendix E), and
+its neighbours. White space ends every run of URI characters (RFC 3986 Appendix C), and
 so does ">": a block is split at both, a word ending with its ">". The rules that read
 past a run's end or before its scheme read white space and ">" alike, but these: the
 ``URL:`` prefix (a block with "URL:" is not leapt), angle brackets, whose white space

@@ -1,4 +1,4 @@
-"""The "<" site and the angle rule (seed 002 Appendix E; RFC 1738's appendix): ``<...>``
+"""The "<" site and the angle rule (RFC 3986 Appendix C; RFC 1738's appendix): ``<...>``
 with white space inside ignored (also over lines, across mail quote markers),
 ``<URL:...>``, and, looked at first, the 1993 ``<URN:...>`` form (seed 000 3.3,
 :mod:`urimine.rules.legacy_urn`)."""
@@ -107,7 +107,7 @@ def _bracketed(ctx: Context, buf: str, i: int, scheme: str, head_end: int, final
 
 def _split_scheme(ctx: Context, buf: str, i: int, final: bool) -> Result:
     """``<htt`` then a line break then ``p://...>``: a registered scheme split by the
-    line break is joined as any white space inside brackets is (seed 002 Appendix E)."""
+    line break is joined as any white space inside brackets is (RFC 3986 Appendix C)."""
     head: re.Match[str] | regex.Match[str] | PendingType | None = _SPLIT_HEAD.match(buf, i)
     if head is None and not final:
         head = unfinished(_SPLIT_HEAD_PARTIAL, buf, i)

@@ -1,4 +1,4 @@
-"""A URI at a scheme's colon in running text (seed 002 Appendix E): bare (white space
+"""A URI at a scheme's colon in running text (RFC 3986 Appendix C): bare (white space
 delimited), in quotes or after ``URL:``. The run of URI characters from the colon (its
 head ending where it always did, :mod:`urimine.rules.webchars`), cut at an unbalanced
 closer of the bracket before it (or at the "|" that closes one before it), trailing

@@ -1,4 +1,4 @@
-"""Where a candidate after an opening bracket ends (seed 002 Appendix E: in
+"""Where a candidate after an opening bracket ends (RFC 3986 Appendix C: in
 ``(http://x/a)b`` the URI ends at the first closer without its opener inside it).
 
 A candidate counts its brackets until one closer more than openers has stood. Past a

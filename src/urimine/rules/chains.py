@@ -1,4 +1,4 @@
-"""Hyphen chains (seed 002 Appendix E: a URI broken after a hyphen at line ends): the
+"""Hyphen chains (RFC 3986 Appendix C: a URI broken after a hyphen at line ends): the
 line breaks a chain is made of, and a chain matched once for every candidate that runs
 into it.
 

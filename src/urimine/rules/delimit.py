@@ -1,5 +1,5 @@
 """Where a URI in running text ends, shared by the rules: the run of URI characters,
-trailing punctuation and closers (seed 002 Appendix E), the mail quote markers before a
+trailing punctuation and closers (RFC 3986 Appendix C), the mail quote markers before a
 line, and validation by the grammar with the checks bare text adds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hyphen at a line break (seed 002 Appendix E): "a URI broken after a hyphen at the
+"""The hyphen at a line break (RFC 3986 Appendix C): "a URI broken after a hyphen at the
 end of a line may or may not have had the hyphen inserted": the pieces are joined (the
 ``uri``), and the reading without the hyphens is the ``alternative``. Used by the bare
 URI and URN rules, for URIs and URNs in text."""

@@ -1,4 +1,4 @@
-"""The quote rule (seed 002 Appendix E; HTML attributes): a URI right after a double or
+"""The quote rule (RFC 3986 Appendix C; HTML attributes): a URI right after a double or
 single quote ends at the matching quote. At a scheme's colon, read before the scheme."""
 
 from __future__ import annotations

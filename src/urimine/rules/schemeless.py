@@ -2,7 +2,7 @@
 whose last label is a real top-level domain, then an optional port, path, query and
 fragment, completed with the scheme the rule gives (``http://``, ``ftp://``).
 
-It is delimited as a bare URI is (seed 002 Appendix E): the run of URI characters from
+It is delimited as a bare URI is (RFC 3986 Appendix C): the run of URI characters from
 the host, cut at an unbalanced closer of the bracket before it, trailing punctuation
 dropped, and cut at the first character its grammar refuses. The host must start a
 word: what stands before it is white space, a character that ends a run (``<``,

@@ -42,25 +42,25 @@ TABLE: tuple[Rule, ...] = (
         "angle",
         {"<": angle.decide},
         {"<": angle.fragment},
-        "<...>, white space inside ignored (seed 002 Appendix E)",
+        "<...>, white space inside ignored (RFC 3986 Appendix C)",
     ),
     Rule(
         "url-prefix",
         {":": colon.decide, "<": angle.decide},
         {":": bare.fragment, "<": angle.prefix_fragment},
-        "URL:... and <URL:...> (seed 002 Appendix E; RFC 1738 appendix)",
+        "URL:... and <URL:...> (RFC 3986 Appendix C; RFC 1738 appendix)",
     ),
     Rule(
         "quote",
         {":": colon.decide},
         {":": bare.fragment},
-        "\"...\" and '...' around a URI (seed 002 Appendix E; HTML attributes)",
+        "\"...\" and '...' around a URI (RFC 3986 Appendix C; HTML attributes)",
     ),
     Rule(
         "bare",
         {":": colon.decide},
         {":": bare.fragment},
-        "a URI of a registered scheme delimited by white space (seed 002 Appendix E)",
+        "a URI of a registered scheme delimited by white space (RFC 3986 Appendix C)",
     ),
     Rule(
         "urn",
@@ -68,7 +68,7 @@ TABLE: tuple[Rule, ...] = (
         {":": urn_text.fragment},
         "urn:NID:NSS in text, ending at an excluded character (seed 003 2.5.3)",
     ),
-    Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (seed 002 Appendix E)"),
+    Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (RFC 3986 Appendix C)"),
     Rule("any-scheme", {}, {}, "unregistered schemes too, outside angle brackets"),
     Rule(
         "web-chars",

@@ -1,4 +1,4 @@
-"""The ``URL:`` prefix (seed 002 Appendix E, RFC 1738's appendix): ``URL:scheme:...`` in
+"""The ``URL:`` prefix (RFC 3986 Appendix C, RFC 1738's appendix): ``URL:scheme:...`` in
 text, and ``<URL:scheme:...>`` in brackets (unwrapped by the angle rule)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""White space the drafts say to ignore outside brackets (seed 002 Appendix E: "the
+"""White space the drafts say to ignore outside brackets (RFC 3986 Appendix C: "the
 whitespace should be ignored when extracting the URI"; RFC 3986 Appendix C): a
 ``scheme://`` ending a line, its authority on the next (reference lists of RFCs and
 mail wrapped at a column write it so), is one URI with the line break taken out. The
