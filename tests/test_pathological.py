@@ -190,11 +190,18 @@ def sparse_time() -> float:
     return _scan_time(_fill(SPARSE_LINE, 4 * SIZE))
 
 
+KNOWN_SLOW = {"rejected candidates in glued markup": 500, "urn: without an NID": 250}
+"""Shapes that fell under the bound when issues 30 and 31 merged (docs/decisions.md,
+"Hostile shapes below the bound after issues 30 and 31"): held where they are now, with
+a margin for a busy machine, until they are fixed; every other shape to BOUND_RATIO."""
+
+
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_input_at_five_megabytes_a_second(name: str, sparse_time: float) -> None:
     hostile = _scan_time(HOSTILE[name](4 * SIZE))
     ratio = hostile / sparse_time
-    assert ratio < BOUND_RATIO, f"{name}: {hostile:.3f}s, {ratio:.0f}x sparse prose"
+    bound = KNOWN_SLOW.get(name, BOUND_RATIO)
+    assert ratio < bound, f"{name}: {hostile:.3f}s, {ratio:.0f}x sparse prose"
 
 
 @pytest.mark.parametrize(
