@@ -40,8 +40,9 @@ _CLOSED = {
 }
 _PATTERNS = {k: (re.compile(v), regex.compile(v)) for k, v in _CLOSED.items()}
 _LATEX_ESCAPE = re.compile(r"\\([#%&_~$])")
-# JSON: "\/" then URI characters and more "\/" (no quote, no other escape).
-_JSON = re.compile(r"(?:\\/)(?:\\/|[^\s\"\\<>`{}|^])*+")
+# JSON: "\/\/" (an authority's slashes, as the colon fragments want them) then URI characters
+# and more "\/" (no quote, no other escape).
+_JSON = re.compile(r"(?:\\/\\/)(?:\\/|[^\s\"\\<>`{}|^])*+")
 _JSON_PARTIAL = regex.compile(_JSON.pattern)
 
 
@@ -92,9 +93,9 @@ def json_at(ctx: Context, buf: str, i: int, s: int, scheme: str, final: bool) ->
     """A URI whose slashes JSON escaped, ``\\/`` right after the colon ``i``."""
     m = _JSON.match(buf, i + 1, s + ctx.max_len + 2)
     if m is None:
-        if final or len(buf) > i + 2:
-            return None
-        return unfinished(_JSON_PARTIAL, buf, i + 1)
+        if final or len(buf) > i + 4:
+            return None  # (more text cannot make "\\/\\/" of what is there)
+        return None if unfinished(_JSON_PARTIAL, buf, i + 1) is None else Pending
     if m.end() - s > ctx.max_len:
         return None
     if not final and m.end() >= len(buf) - 1:
