@@ -60,6 +60,7 @@ PIECES = st.sampled_from(
         "\ufffd",
         "é",
         "a:a:",
+        "a@",
         "((((",
         "<<<<",
     ]
@@ -84,6 +85,7 @@ def test_chunking_does_not_change_results(text: str, cuts: list[int]) -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TEXT)
 @example("<URL:\nhttp://>")  # "<URL:\n" at a chunk's end: not the scheme "URL" yet
+@example("a@http://x.example ")  # "a@http:" at a chunk's end: "//" may follow
 def test_deciding_at_every_chunk_end_does_not_change_results(text: str) -> None:
     """With the batching off, every ``feed`` scans: each decision the scanner takes at the
     end of unfinished text (or defers as pending) is put to the test, one character at a

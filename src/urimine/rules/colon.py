@@ -70,6 +70,8 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
     if registered:
         if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+            if i + 1 == len(buf) and not final:
+                return Pending  # "a@http:" at the end of a chunk: "//" may follow
             return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
             short = shortcut_at(ctx, buf, i, s, scheme)
