@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 import types
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from urimine.errors import (
@@ -25,6 +24,7 @@ from urimine.errors import (
     SourceError,
     UrimineError,
 )
+from urimine.lazy import exports
 
 if TYPE_CHECKING:
     from urimine.api import Deduper, extract, extract_chunks, finditer
@@ -103,18 +103,7 @@ _LAZY = {
 """Each lazily exported name and the submodule that defines it."""
 
 
-def __getattr__(name: str) -> Any:
-    """An exported name, imported from its submodule at its first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = exports(__name__, _LAZY, __all__)
 
 
 class _Package(types.ModuleType):

@@ -12,8 +12,9 @@ builder nor the sources and scanner it reads inputs with.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from urimine.lazy import exports
 
 if TYPE_CHECKING:
     from urimine.index.build import Loader, Summary, build_index
@@ -38,15 +39,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """An exported name, imported from its submodule at its first use."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = exports(__name__, _LAZY, __all__)
