@@ -130,14 +130,6 @@ def test_a_bad_rule_is_still_refused_before_any_input(tmp_path: Path) -> None:
     assert proc.stderr == f"urimine: --rules: {raised.value}\n"
 
 
-def test_the_rule_choices_are_the_rules() -> None:
-    """``urimine.choices`` repeats the rules' names and presets for the command line."""
-    from urimine import choices, rules
-
-    assert choices.ALL_RULES == rules.ALL_RULES
-    assert choices.PRESETS == rules.PRESETS
-
-
 def test_query_imports_no_scanner_nor_reader(tmp_path: Path) -> None:
     """``urimine query`` needs the index's query code, sqlite3 and the output layer:
     no scanner, no URI grammar, no input reader, no pipeline, no index builder."""

@@ -4,9 +4,7 @@ delimiting rules and presets (``--rules``) and the header fields scanned (``--he
 The command line lists and checks ``--rules`` before it reads anything, and most runs
 of it (an empty input, ``urimine query``) never build a scanner: importing
 :mod:`urimine.rules` for the names would load the rules and compile their patterns.
-These are :data:`urimine.rules.ALL_RULES` and :data:`urimine.rules.PRESETS`, repeated
-(a test keeps them equal), and the check gives the messages
-:meth:`urimine.rules.Config.build` gives.
+The names and presets are defined here, and :mod:`urimine.rules` takes them from here.
 """
 
 from __future__ import annotations
@@ -16,30 +14,31 @@ from urimine.errors import ConfigError
 __all__ = ["ALL_RULES", "HEADERS", "HEADERS_HELP", "PRESETS", "check_rules"]
 
 ALL_RULES: tuple[str, ...] = (
-    "angle",
-    "url-prefix",
-    "quote",
-    "bare",
-    "urn",
-    "legacy-urn",
-    "hyphen",
-    "any-scheme",
-    "web-chars",
-    "slashed",
-    "glued",
-    "possessive",
-    "escaped",
-    "latex",
-    "labels",
-    "wrapped",
-    "abbreviated",
-    "domains",
-    "email",
-    "defanged",
-    "unwrap",
-    "uts58",
+    "angle",  # <...> with whitespace inside ignored (Appendix E)
+    "url-prefix",  # URL:... and <URL:...> (Appendix E, RFC 1738)
+    "quote",  # "..." and '...' (Appendix E; HTML attributes)
+    "bare",  # whitespace-delimited, registered schemes only
+    "urn",  # urn:NID:NSS in text (seed 003 2.5.3)
+    "legacy-urn",  # <URN:enc:scheme:authority:opaque> (seed 000 3.3)
+    "hyphen",  # rejoin a URI broken after "-" at a line break (Appendix E)
+    "any-scheme",  # also unregistered schemes outside angle brackets
+    "web-chars",  # [ ] { } | ^ and a second # in a path, query, fragment (issue 30 item 1)
+    "slashed",  # unregistered schemes written with //authority (issue 30 item 2)
+    "glued",  # http:// glued to the word before it (issue 30 item 4)
+    "possessive",  # http://t.co/x's website: the 's is prose (issue 30 item 6)
+    "escaped",  # &lt;...&gt;, &quot;...&quot;, https:\/\/ (issue 30 item 7)
+    "latex",  # \url{...}, \href{...}{...} (issue 30 item 10)
+    "labels",  # Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (issue 30 item 8)
+    "wrapped",  # http:// ending a line, its authority on the next (issue 30 item 5)
+    "abbreviated",  # www. and ftp. hosts without their scheme (seed 002 Appendix F)
+    "domains",  # any host whose last label is a top-level domain (UTS #58)
+    "email",  # e-mail addresses as mailto: URIs (UTS #58 Link_Email, RFC 5321)
+    "defanged",  # hxxp://evil[.]example as threat reports write it, refanged
+    "unwrap",  # the targets of security wrappers and redirectors, as more hits
+    "uts58",  # link detection exactly as UTS #58 specifies it
 )
 _CORE = frozenset(ALL_RULES[: ALL_RULES.index("wrapped") + 1])
+"""The rules at a scheme's colon or an angle bracket (the drafts' and issue 30's)."""
 PRESETS: dict[str, frozenset[str]] = {
     "strict": frozenset({"angle", "url-prefix", "legacy-urn", "urn"}),
     "default": _CORE - {"any-scheme"} | {"abbreviated"},
