@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from urimine.errors import ConfigError
 
-__all__ = ["ALL_RULES", "HEADERS", "HEADERS_HELP", "PRESETS", "check_rules"]
+__all__ = [
+    "ALL_RULES",
+    "DEFAULT_MAX_CANDIDATE_LEN",
+    "HEADERS",
+    "HEADERS_HELP",
+    "PRESETS",
+    "check_rules",
+]
+
+DEFAULT_MAX_CANDIDATE_LEN = 8192
+"""The longest candidate the scanner reads (``--max-length``, ``max_candidate_len``)."""
 
 ALL_RULES: tuple[str, ...] = (
     "angle",  # <...> with whitespace inside ignored (Appendix E)

@@ -19,7 +19,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 from urimine import __version__
-from urimine.choices import ALL_RULES, HEADERS, HEADERS_HELP, PRESETS
+from urimine.choices import (
+    ALL_RULES,
+    DEFAULT_MAX_CANDIDATE_LEN,
+    HEADERS,
+    HEADERS_HELP,
+    PRESETS,
+)
 from urimine.errors import SinkError, printable
 from urimine.sinks import FORMATS
 
@@ -170,9 +176,10 @@ def add_extraction_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--max-length",
         type=whole_number(16, MAX_LENGTH_LIMIT),
-        default=8192,
+        default=DEFAULT_MAX_CANDIDATE_LEN,
         metavar="N",
-        help=f"longest candidate, 16 to {MAX_LENGTH_LIMIT} characters (default: 8192)",
+        help=f"longest candidate, 16 to {MAX_LENGTH_LIMIT} characters"
+        f" (default: {DEFAULT_MAX_CANDIDATE_LEN})",
     )
     g.add_argument(
         "--encoding",

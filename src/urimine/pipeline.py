@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from urimine.choices import DEFAULT_MAX_CANDIDATE_LEN
 from urimine.errors import SourceError
 from urimine.jobs import WorkerPlan
 from urimine.model import Hit
@@ -39,10 +40,6 @@ __all__ = [
     "unit_hits",
     "unit_records",
 ]
-
-DEFAULT_MAX_CANDIDATE_LEN = 8192
-"""``urimine.scanner.DEFAULT_MAX_CANDIDATE_LEN``, here so that options can be made (by
-``urimine query``, for one) without importing the scanner."""
 
 
 @dataclass(slots=True)

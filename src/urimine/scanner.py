@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from urimine.choices import DEFAULT_MAX_CANDIDATE_LEN
 from urimine.fast.words import WordLeaps
 from urimine.model import Hit, Rejection
 from urimine.normalize import dedup_key, web_key
@@ -40,8 +41,6 @@ _ALL_SPEED = Speed()
 """The default (frozen, so shared): making one costs a small text's scan a tenth."""
 
 __all__ = ["DEFAULT_MAX_CANDIDATE_LEN", "Scanner"]
-
-DEFAULT_MAX_CANDIDATE_LEN = 8192
 
 _new_hit = tuple.__new__
 
