@@ -95,7 +95,11 @@ def test_truncated_compressed_file(name: str) -> None:
 def test_truncated_gzip_through_stdin_names_stdin() -> None:
     data = (FIXTURES / "truncated.txt.gz").read_bytes()
     proc = subprocess.run(
-        [urimine_exe(), "--no-progress", "-"], input=data, capture_output=True, check=False
+        [urimine_exe(), "--no-progress", "-"],
+        input=data,
+        capture_output=True,
+        check=False,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert proc.stderr.decode().startswith("urimine: -: ")

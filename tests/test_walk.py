@@ -258,6 +258,20 @@ def _feedback_tree(tmp_path: Path) -> Path:
     return root
 
 
+def _run_appending_to(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``urimine ARGS >> out`` run in out's folder (a tree holding out)."""
+    with out.open("a", encoding="utf-8") as fh:
+        return subprocess.run(
+            [urimine_exe(), "--no-progress", *args],
+            cwd=out.parent,
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            timeout=120,
+        )
+
+
 def test_a_run_never_reads_the_file_its_stdout_goes_to(tmp_path: Path) -> None:
     """``urimine --all . >> out.txt`` inside the tree: read, out.txt would give each run
     its own earlier output again (ripgrep skips it too); met in a walk it is passed over
@@ -265,15 +279,7 @@ def test_a_run_never_reads_the_file_its_stdout_goes_to(tmp_path: Path) -> None:
     root = _feedback_tree(tmp_path)
     out = root / "out.txt"
     out.write_text("http://old.example/\n", encoding="utf-8")
-    with out.open("a", encoding="utf-8") as fh:
-        proc = subprocess.run(
-            [urimine_exe(), "--all", "--no-progress", "."],
-            cwd=root,
-            stdout=fh,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
+    proc = _run_appending_to(out, "--all", ".")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert out.read_text(encoding="utf-8") == "http://old.example/\nhttp://a.example/\n"
 
@@ -282,15 +288,7 @@ def test_a_path_named_that_is_the_output_is_reported(tmp_path: Path) -> None:
     root = _feedback_tree(tmp_path)
     out = root / "out.txt"
     out.write_text("http://old.example/\n", encoding="utf-8")
-    with out.open("a", encoding="utf-8") as fh:
-        proc = subprocess.run(
-            [urimine_exe(), "--no-progress", "out.txt", "a.txt"],
-            cwd=root,
-            stdout=fh,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
+    proc = _run_appending_to(out, "out.txt", "a.txt")
     assert proc.returncode == 2
     assert proc.stderr.strip() == "urimine: out.txt: is an output of this run: not read"
     assert out.read_text(encoding="utf-8") == "http://old.example/\nhttp://a.example/\n"
@@ -305,6 +303,7 @@ def test_the_index_never_reads_its_own_database(tmp_path: Path) -> None:
             capture_output=True,
             text=True,
             stdin=subprocess.DEVNULL,
+            timeout=120,
         )
         assert run.returncode == 0, run.stderr
         assert "binary" not in run.stderr
@@ -314,5 +313,6 @@ def test_the_index_never_reads_its_own_database(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=True,
+        timeout=120,
     ).stdout
     assert "sources,1\n" in stats  # a.txt alone: not links.db, -wal or -shm
