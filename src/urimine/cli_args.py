@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TextIO, cast
@@ -26,6 +25,7 @@ from urimine.choices import (
     HEADERS_HELP,
     PRESETS,
 )
+from urimine.cli_types import scheme_list, whole_number
 from urimine.errors import SinkError, printable
 from urimine.sinks import FORMATS
 
@@ -61,7 +61,6 @@ MAX_LENGTH_LIMIT = 1 << 24
 pending candidate (64 MiB at 4 bytes a character), so memory stays bounded; the regular
 expressions it builds refuse a bound of 2**32 - 1 or more."""
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")  # RFC 3986 section 3.1
 
 EXIT_STATUS = (
     "Exit status (as grep's): 0 when at least one URI was written, 1 when none was, "
@@ -117,40 +116,6 @@ class Parser(argparse.ArgumentParser):
                 raise SystemExit(EXIT_ERROR) from exc
         else:
             super()._print_message(message, file)
-
-
-def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {text[:40]!r}")
-        return value
-
-    return parse
-
-
-def scheme_name(text: str) -> str:
-    """An argparse type: a scheme name (RFC 3986 section 3.1), lower-cased."""
-    if not _SCHEME.fullmatch(text):
-        raise argparse.ArgumentTypeError(
-            f"expected a scheme name (RFC 3986 section 3.1: a letter, then letters, "
-            f"digits, '+', '-' or '.'), got {text[:40]!r}"
-        )
-    return text.lower()
-
-
-def scheme_list(text: str) -> list[str]:
-    """An argparse type: comma-separated scheme names (at least one)."""
-    names = [scheme_name(item.strip()) for item in text.split(",") if item.strip()]
-    if not names:
-        scheme_name(text)  # the error, naming what was given
-    return names
 
 
 def add_extraction_arguments(p: argparse.ArgumentParser) -> None:
