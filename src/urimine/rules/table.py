@@ -31,6 +31,17 @@ from urimine.rules.config import Config
 
 __all__ = ["TABLE", "fragments", "sites"]
 
+
+def _at_colon(name: str, fragment: Fragment, what: str) -> Rule:
+    """A rule the colon's site decides (its reading of the word before the colon)."""
+    return Rule(name, {":": colon.decide}, {":": fragment}, what)
+
+
+def _shaping(name: str, what: str) -> Rule:
+    """A rule with no trigger of its own: it shapes what the others decide."""
+    return Rule(name, {}, {}, what)
+
+
 TABLE: tuple[Rule, ...] = (
     Rule(
         "legacy-urn",
@@ -50,66 +61,52 @@ TABLE: tuple[Rule, ...] = (
         {":": bare.fragment, "<": angle.prefix_fragment},
         "URL:... and <URL:...> (RFC 3986 Appendix C; RFC 1738 appendix)",
     ),
-    Rule(
+    _at_colon(
         "quote",
-        {":": colon.decide},
-        {":": bare.fragment},
+        bare.fragment,
         "\"...\" and '...' around a URI (RFC 3986 Appendix C; HTML attributes)",
     ),
-    Rule(
+    _at_colon(
         "bare",
-        {":": colon.decide},
-        {":": bare.fragment},
+        bare.fragment,
         "a URI of a registered scheme delimited by white space (RFC 3986 Appendix C)",
     ),
-    Rule(
+    _at_colon(
         "urn",
-        {":": colon.decide},
-        {":": urn_text.fragment},
+        urn_text.fragment,
         "urn:NID:NSS in text, ending at an excluded character (seed 003 2.5.3)",
     ),
-    Rule("hyphen", {}, {}, "a URI broken after a hyphen at a line end (RFC 3986 Appendix C)"),
-    Rule("any-scheme", {}, {}, "unregistered schemes too, outside angle brackets"),
-    Rule(
+    _shaping("hyphen", "a URI broken after a hyphen at a line end (RFC 3986 Appendix C)"),
+    _shaping("any-scheme", "unregistered schemes too, outside angle brackets"),
+    _shaping(
         "web-chars",
-        {},
-        {},
         "[ ] { } | ^ and a second # in a path, query or fragment kept, not strict (WHATWG URL)",
     ),
-    Rule(
+    _at_colon(
         "slashed",
-        {":": colon.decide},
-        {":": slashed.fragment},
+        slashed.fragment,
         "an unregistered scheme written with //authority (RFC 3986 3.1, 3.2), jdbc:x://...",
     ),
-    Rule(
+    _at_colon(
         "glued",
-        {":": colon.decide},
-        {":": slashed.fragment},
+        slashed.fragment,
         "http:// or https:// glued to the word before it: the registered scheme",
     ),
-    Rule(
+    _shaping(
         "possessive",
-        {},
-        {},
         "a possessive 's ending a bare URI is prose; the longer reading is the alternative",
     ),
-    Rule(
+    _at_colon(
         "escaped",
-        {":": colon.decide},
-        {":": bare.fragment},
+        bare.fragment,
         "&lt;...&gt;, &quot;...&quot; delimit; https:\\/\\/ is read unescaped (JSON)",
     ),
-    Rule(
+    _shaping(
         "latex",
-        {},
-        {},
         "\\url{...} and \\href{...}{...} delimit, LaTeX's escapes read (\\# \\% \\& \\_ \\~)",
     ),
-    Rule(
+    _shaping(
         "labels",
-        {},
-        {},
         "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
     ),
     Rule(
@@ -136,7 +133,7 @@ TABLE: tuple[Rule, ...] = (
         {c: defanged.fragment_at(c) for c in "[({xX"},
         "defanged indicators (hxxp, [.], [at]...) as threat reports write them, refanged",
     ),
-    Rule("unwrap", {}, {}, "the targets of security wrappers and redirectors, as more hits"),
+    _shaping("unwrap", "the targets of security wrappers and redirectors, as more hits"),
     Rule(
         "uts58",
         {".": dots.decide, "\u3002": dots.decide, "\uff0e": dots.decide, "\uff61": dots.decide},
