@@ -3,10 +3,11 @@ gives (tests/test_equivalence.py compares them with ``Speed(shortcut=False)``).
 
 At a scheme's colon, ``scheme://host/path`` or an opaque ``scheme:path`` ending before
 white space, perhaps followed by sentence punctuation: everything the match accepts is
-an RFC 3986 URI (a reg-name host, a port of at most 4 digits, a path, query and
-fragment without the characters the delimiting rules look at: quotes, brackets, "*",
-non-ASCII) ending in a character trim keeps and that is no hyphen before a line break,
-then exactly what trim drops (Appendix E). At a "<": ``<scheme:...>`` on one line.
+an RFC 3986 URI (a reg-name host a DNS name may be, without "--", a port of at most 4
+digits, a path, query and fragment without the characters the delimiting rules look
+at: quotes, brackets, "*", non-ASCII) ending in a character trim keeps and that is no
+hyphen before a line break, then exactly what trim drops (Appendix E). At a "<":
+``<scheme:...>`` on one line.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from urimine.fast import joined
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
+from urimine.rules.dns_names import host_refusal
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.url_prefix import after_url
@@ -63,7 +65,7 @@ _END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
 _FAST = re.compile(
     r":(?:(?=//)"
-    rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
+    rf"(?P<uri>//(?P<host>[A-Za-z0-9_~]++(?:(?:\.|-++)[A-Za-z0-9_~]++)*+)"
     r"(?::(?P<port>[0-9]{1,4})|)"
     rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
     rf"(?P<tail>{_QUERY_FRAGMENT}))"
@@ -109,6 +111,8 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     e = fast.end(_OPAQUE)
     if e >= 0:
         return _opaque_or_label(ctx, buf, i, s, e, scheme)
+    if "--" in buf[fast.start(_HOST) : fast.end(_HOST)]:
+        return None  # an A-label ("xn--"): the general path checks it (rules/dns_names.py)
     e = fast.end(_URI)
     uri = buf[s:e]
     if "%" in uri:
@@ -127,7 +131,13 @@ def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | C
     rejects "Fax:-" then "+1" as one)."""
     if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
         return None
-    return joined.at_colon(ctx, buf, i, s, scheme)
+    found = joined.at_colon(ctx, buf, i, s, scheme)
+    if found is not None and (
+        host_refusal(found.uri, i - s)
+        or (found.alternative and host_refusal(found.alternative, i - s))
+    ):
+        return None  # a host no DNS name: the general path rejects it (rules/dns_names.py)
+    return found
 
 
 def _opaque_or_label(
