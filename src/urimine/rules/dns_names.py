@@ -15,6 +15,7 @@ that browsers open), and so do the other characters RFC 3986 allows in a reg-nam
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from urimine.errors import Reason
 
@@ -23,46 +24,49 @@ __all__ = ["host_refusal"]
 _DOT = ".\u3002\uff0e\uff61"  # the label separators of RFC 3490 3.1 (UTS #46 maps them)
 _SUSPECT = re.compile(rf"(?:\A|[{_DOT}])(?:[{_DOT}\-]|[Xx][Nn]--)|-(?:[{_DOT}]|\Z)")
 """Where a host may fail: an empty label, a hyphen at a label's edge, an A-label."""
-_AUTHORITY_END = re.compile(r"[/?#]")
+_HOST = re.compile(r"//(?:[^/?#@]*@)?([^/?#:\[]*)")
+"""After the scheme's colon: "//", the userinfo, and the host (none: an IP literal)."""
+_LABEL = re.compile(f"[^{_DOT}]*")
+_PART = rf"[^/?#:@\[{_DOT}\-]++"
+_GOOD_LABEL = rf"(?![Xx][Nn]--){_PART}(?:-++{_PART})*+"
+_FINE = re.compile(
+    rf"//(?:[^/?#@]*+@)?+(?:\[|(?:{_GOOD_LABEL}(?:[{_DOT}]{_GOOD_LABEL})*+[{_DOT}]?+)?+"
+    r"(?=[/?#:]|\Z))"
+)
+"""The common case in one match: a host of labels with no hyphen at an edge and no
+"xn--" (or an IP literal, or none)."""
 _DETAIL = "host is no DNS name (RFC 3986 3.2.2, RFC 1123 2.1)"
 
 
 def host_refusal(uri: str, colon: int) -> tuple[Reason, str, int] | None:
     """Why the host of *uri* (an RFC 3986 URI whose scheme's colon is at *colon*) is no
     DNS name, with its position; None where it may be one or the URI has no reg-name."""
-    start = colon + 3
-    if not uri.startswith("//", colon + 1) or start == len(uri):
+    if _FINE.match(uri, colon + 1) is not None:
         return None
-    m = _AUTHORITY_END.search(uri, start)
-    end = m.start() if m else len(uri)
-    at = uri.rfind("@", start, end)
-    if at >= 0:
-        start = at + 1
-    if uri.startswith("[", start):
-        return None  # an IP literal
-    colon_at = uri.find(":", start, end)
-    host = uri[start : end if colon_at < 0 else colon_at]
+    m = _HOST.match(uri, colon + 1)
+    if m is None:
+        return None
+    host = m.group(1)
     for bad in _SUSPECT.finditer(host):
         k = bad.start()
         if bad.group()[-4:].lower() == "xn--":
             k = bad.end() - 4
-            if _a_label(host, k):
+            if _a_label(_LABEL.match(host, k).group()):  # type: ignore[union-attr]
                 continue
-        return Reason.BAD_HOST, _DETAIL, start + k
+        return Reason.BAD_HOST, _DETAIL, m.start(1) + k
     return None
 
 
-def _a_label(host: str, k: int) -> bool:
-    """Whether the label at ``host[k:]`` (it starts with "xn--") is an A-label: ASCII,
-    decoded by Punycode (RFC 3492) to a label with a character outside ASCII."""
-    end = k + 4
-    while end < len(host) and host[end] not in _DOT:
-        end += 1
-    body = host[k + 4 : end]
-    if not body or not body.isascii() or body.endswith("-"):
+@lru_cache(maxsize=1 << 10)
+def _a_label(label: str) -> bool:
+    """Whether *label* (it starts with "xn--") is an A-label: at most 63 characters (RFC
+    1034 3.1), ASCII, decoded by Punycode (RFC 3492) to a label with a character outside
+    ASCII (RFC 5890 2.3.2.1)."""
+    body = label[4:]
+    if not body or len(label) > 63 or not body.isascii() or body.endswith("-"):
         return False
     try:
-        label = body.encode("ascii").decode("punycode")
+        decoded = body.encode("ascii").decode("punycode")
     except UnicodeError:
         return False
-    return bool(label) and not label.isascii()
+    return bool(decoded) and not decoded.isascii()
