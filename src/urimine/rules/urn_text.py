@@ -133,11 +133,11 @@ def urn_at(
     found = check_urn(uri)
     if found is not None:
         # A rejected URN leaves nothing behind (issue 30 item 9): its text is passed
-        # over where its NSS holds a colon, so none is read as a scheme's
-        # ("urn:ab:%00:tel:+1"), and where it was joined after a hyphen (each URN
-        # starting in a piece would be joined to that piece again). (Its NID is no
-        # scheme either: the colon rule declines a word right after "urn:".) Others
-        # consume nothing: a scanner of hits only passes over them in C.
+        # over where its NSS holds a colon before its last character, so none is read
+        # as a scheme's ("urn:ab:%00:tel:+1"), and where it was joined after a hyphen
+        # (each URN starting in a piece would be joined to that piece again). (Its NID
+        # is no scheme either: the colon rule declines a word right after "urn:".)
+        # Others consume nothing: a scanner of hits only passes over them in C.
         consume = bool(last) or uri.find(":", uri.find(":", 4) + 1, len(uri) - 1) >= 0
         return Candidate(raw_start, e, context, uri, reason=found[0], consume=consume)
     alt = other_reading(buf, s, e, trimmed, last, depth)
