@@ -19,6 +19,8 @@ EDGE_PIECES = [
     *("\n> ", " ", "\t", "\n", "\u00e9", "\u3002", "x", "1", "<http://a.example/p>"),
     *("<mailto:a@b.example>", "<urn:isbn:1>", "<http://[x]>", "<tel:%>", "<mailto:%zz>"),
     *("<http://a:99999999>", "<URL:", "<xs:e>", "< "),
+    # hosts no DNS name can be (rules/dns_names.py): a hyphen or dot at a label's edge
+    *("xn--", "xn--mller-kva", ".-", "-."),
 ]
 # Colons and "<" where triggers crowd: unregistered words, names glued to words or long
 # runs, what may not follow a colon, URNs in text and 1993 URNs, good and bad.
@@ -35,6 +37,7 @@ DENSE_PIECES = [
     *("<URN:asc", "<URN:ascii:a:b:c>", "<urn:a", "<urn:a:b:c:d:e>", "urn:urn:x", "urn:ab:%00"),
     *("<URN::IANA:x:" + "y" * 300 + "<y>", "<URN:ietf:rfc\\", "x:y:z:", "<w:t>", "</w:t>"),
     *("<o:p>", 'w:rsidR="00A77B3E" ', "<a:b0>", "<a:b1>", "&lt;", "a/", "tel:[", "http://[-"),
+    *("urn:-ab:tel:", "urn:a:", "urn:ab:%00:", "http://-", "http://a.-"),
 ]
 # Lists of links and the white space between them.
 LIST_PIECES = [

@@ -392,7 +392,7 @@ def test_rejected_candidates_that_repeat_are_leapt_over(piece: str, chunk: int) 
 # bound does not hold").
 DENSE_HITS: dict[str, Callable[[int], str]] = {
     "short URIs and nothing else": lambda n: _fill("tel:1 ", n),
-    "URIs ending in a hyphen, one line": lambda n: _fill("http://x- ", n),
+    "URIs ending in a hyphen, one line": lambda n: _fill("http://x/- ", n),
     "a list of distinct URLs": lambda n: "".join(
         f"https://w{i % 97}.example.org/a/{i}/index.html?q={i}\n" for i in range(n // 45)
     ),
@@ -430,7 +430,7 @@ def test_hits_cost_no_more_than_a_naive_parse_of_each(name: str) -> None:
 JOINED_BOUND_RATIO = 200
 JOINED_AT_LINE_ENDS: dict[str, Callable[[int], str]] = {
     "URIs joined at CR LF line ends": lambda n: _fill(
-        "http://a-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", n
+        "http://a/-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", n
     ),
     "URIs joined at LF line ends, in paths": lambda n: _fill(
         "see https://example.org/a-\nb/c-\nd.html and\n", n

@@ -3,10 +3,12 @@ gives (tests/test_equivalence.py compares them with ``Speed(shortcut=False)``).
 
 At a scheme's colon, ``scheme://host/path`` or an opaque ``scheme:path`` ending before
 white space, perhaps followed by sentence punctuation: everything the match accepts is
-an RFC 3986 URI (a reg-name host, a port of at most 4 digits, a path, query and
-fragment without the characters the delimiting rules look at: quotes, brackets, "*",
-non-ASCII) ending in a character trim keeps and that is no hyphen before a line break,
-then exactly what trim drops (Appendix E). At a "<": ``<scheme:...>`` on one line.
+an RFC 3986 URI (a reg-name host of letters, digits, "_" and "~" runs, each after a
+"." or "-" but the first: a DNS name may be one, rules/dns_names.py; a port of at most 4
+digits, a path, query and fragment without the characters the delimiting rules look
+at: quotes, brackets, "*", non-ASCII) ending in a character trim keeps and that is no
+hyphen before a line break, then exactly what trim drops (Appendix E). At a "<":
+``<scheme:...>`` on one line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from urimine.fast import joined
 from urimine.normalize import simple_uri_key
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
+from urimine.rules.dns_names import host_refusal
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.url_prefix import after_url
@@ -63,7 +66,7 @@ _END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
 _FAST = re.compile(
     r":(?:(?=//)"
-    rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
+    rf"(?P<uri>//(?P<host>[A-Za-z0-9_~]++(?:[.\-][A-Za-z0-9_~]++)*+)"
     r"(?::(?P<port>[0-9]{1,4})|)"
     rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
     rf"(?P<tail>{_QUERY_FRAGMENT}))"
@@ -127,7 +130,31 @@ def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | C
     rejects "Fax:-" then "+1" as one)."""
     if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
         return None
-    return joined.at_colon(ctx, buf, i, s, scheme)
+    found = joined.at_colon(ctx, buf, i, s, scheme)
+    return found if found is None else _dns_checked(found, i - s)
+
+
+_XN = re.compile("[Xx][Nn]-").search
+
+
+def _dns_checked(found: Candidate, colon: int) -> Candidate:
+    """A joined URI whose host (or its other reading's) no DNS name can be, as the
+    general path answers it (rules/dns_names.py, rules/bare.py): the other reading alone
+    where its host may be one, else a rejection."""
+    refused = host_refusal(found.uri, colon)
+    alt = found.alternative
+    if refused is None:
+        # (Hyphens dropped inside a host it accepts leave one it accepts, but for an
+        # "xn--" label: a different Punycode.)
+        if alt is not None and _XN(alt) is not None and host_refusal(alt, colon) is not None:
+            found.alternative = None
+        return found
+    if alt is not None and host_refusal(alt, colon) is None:
+        return Candidate(found.start, found.end, "bare", alt, "uri", found.scheme)
+    reason, detail, _ = refused
+    return Candidate(
+        found.start, found.end, "bare", found.uri, reason=reason, detail=detail, consume=False
+    )
 
 
 def _opaque_or_label(

@@ -61,10 +61,10 @@ def uri_at(
             context, raw_start = "bare", s
     raw_end = e + 1 if closed else e
     if found is not None:
-        reason, detail, _ = found
-        return Candidate(
-            raw_start, raw_end, context, uri, reason=reason, detail=detail, consume=False
+        rejected = Candidate(
+            raw_start, raw_end, context, uri, reason=found[0], detail=found[1], consume=False
         )
+        return _hyphenless(ctx, buf, s, e, rejected, len(whole) - len(uri), last, depth, scheme)
     if context != "url-prefix" and _is_label(ctx, buf, s, i, e, scheme):
         return Candidate(raw_start, raw_end, context, uri, reason=Reason.NOT_A_URI, detail="label")
     other = last or longer or whole != uri  # (trimmed: punctuation ended it)
@@ -73,6 +73,31 @@ def uri_at(
         return at_wrap
     alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+def _hyphenless(
+    ctx: Context,
+    buf: str,
+    s: int,
+    e: int,
+    rejected: Candidate,
+    cut: int,
+    last: str,
+    depth: int,
+    scheme: str,
+) -> Candidate:
+    """A URI joined at hyphens at line ends whose host no DNS name can be (a hyphen at a
+    label's edge, :mod:`urimine.rules.dns_names`): its reading without them where that
+    is a URI (the hyphens were the line breaks' alone); else *rejected*."""
+    if not last or rejected.reason is not Reason.BAD_HOST:
+        return rejected
+    alt = _alternative(ctx, buf, s, e, cut, last, depth, scheme)
+    if alt is None:
+        return rejected
+    strict = validate_web(ctx, alt, scheme, bare=True)[1]
+    return Candidate(
+        rejected.start, rejected.end, rejected.context, alt, "uri", scheme, strict=strict
+    )
 
 
 def _is_label(ctx: Context, buf: str, s: int, i: int, e: int, scheme: str) -> bool:

@@ -10,6 +10,7 @@ from urimine.errors import Reason
 from urimine.fast.memos import Kept
 from urimine.parser import check_uri
 from urimine.rules.context import Context
+from urimine.rules.dns_names import host_refusal
 from urimine.rules.patterns import CLOSERS, LINE_LOOKBEHIND, LINK_SOFT, OTHER_TRAIL, TRAIL
 from urimine.schemes import AUTHORITY_SCHEMES, EMPTY_HOST_OK
 from urimine.urn import check_urn
@@ -70,7 +71,8 @@ def quote_depth(buf: str, pos: int) -> int:
 
 
 def validate(ctx: Context, uri: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:
-    """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules."""
+    """Check a candidate with the RFC 3986 / URN parser; bare text adds scheme rules and
+    wants a host the DNS could hold (:mod:`urimine.rules.dns_names`)."""
     refused = scheme_refusal(uri[len(scheme) + 1 :], scheme, bare=bare)
     if refused is not None:
         return refused
@@ -82,7 +84,7 @@ def validate(ctx: Context, uri: str, scheme: str, *, bare: bool) -> tuple[Reason
         found = check_uri(uri)
     if found is not None:
         return found[0], f"at {found[1]}", found[1]
-    return None
+    return host_refusal(uri, len(scheme)) if bare else None
 
 
 def scheme_refusal(rest: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:

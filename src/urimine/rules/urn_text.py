@@ -4,6 +4,8 @@ for any URI (a URN is one)."""
 
 from __future__ import annotations
 
+import re
+
 from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast.memos import Kept
@@ -18,6 +20,7 @@ from urimine.rules.patterns import (
     COLON_SPARSE,
     NID_COLON,
     PCHAR,
+    URN_COLON,
     URN_HEAD,
     URN_NSS,
 )
@@ -79,6 +82,33 @@ def _delimit(
     return uri, e - trimmed, last, depth, trimmed
 
 
+_LOOSE_HEAD = re.compile(URN_COLON + r"[A-Za-z0-9\-]{1,32}+:")
+""""urn:", a word an NID might have been and its colon: the head of a URN whose NID is
+refused (seed 003 2.1: "-ab", "a", the reserved "urn")."""
+
+
+def _bad_head(
+    ctx: Context, buf: str, s: int, raw_start: int, context: str, final: bool
+) -> Candidate | PendingType:
+    """The rejection of a URN in text whose head or NSS is refused: where a word and a
+    colon follow "urn:" and an NSS after them, all of it to the NSS's end (RFC 8141 2,
+    seed 003 2.5.3), its text passed over where a colon inside it might be read as a
+    scheme's (a rejected URN leaves nothing behind: no "tel:+1" from "urn:-ab:tel:+1");
+    else "urn:" alone. (Not too long: the bound cuts its NSS, no scheme is read before
+    the cut.)"""
+    head = _LOOSE_HEAD.match(buf, s)
+    nss = URN_NSS.match(buf, head.end(), s + ctx.max_len + 3) if head is not None else None
+    if nss is None:
+        return Candidate(
+            raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID, consume=False
+        )
+    e = nss.end()
+    if not final and _may_go_on(buf, s, e):
+        return Pending
+    consume = buf.find(":", nss.start(), e - 1) >= 0
+    return Candidate(raw_start, e, context, buf[s:e], reason=Reason.BAD_NID, consume=consume)
+
+
 def urn_at(
     ctx: Context, buf: str, s: int, raw_start: int, context: str, quote: str, final: bool
 ) -> Candidate | PendingType:
@@ -87,9 +117,7 @@ def urn_at(
     if not final and _may_go_on(buf, s, e):
         return Pending
     if e < 0:
-        return Candidate(
-            raw_start, s + 4, context, buf[s : s + 4], reason=Reason.BAD_NID, consume=False
-        )
+        return _bad_head(ctx, buf, s, raw_start, context, final)
     if e - s >= ctx.max_len:
         return Candidate(raw_start, e, context, reason=Reason.TOO_LONG, too_long=True)
     e, closed = quote_rule.closing(buf, s + 3, e, quote)  # ("'" is an NSS character)
@@ -104,10 +132,14 @@ def urn_at(
             context, raw_start = "bare", s
     found = check_urn(uri)
     if found is not None:
-        # Rejected for a piece after the first: the pieces are passed over (each URN
-        # starting in them would be joined to that piece again). (Its NID is no scheme
-        # either: the colon rule declines a word right after "urn:".)
-        return Candidate(raw_start, e, context, uri, reason=found[0], consume=bool(last))
+        # A rejected URN leaves nothing behind (issue 30 item 9): its text is passed
+        # over where its NSS holds a colon before its last character, so none is read
+        # as a scheme's ("urn:ab:%00:tel:+1"), and where it was joined after a hyphen
+        # (each URN starting in a piece would be joined to that piece again). (Its NID
+        # is no scheme either: the colon rule declines a word right after "urn:".)
+        # Others consume nothing: a scanner of hits only passes over them in C.
+        consume = bool(last) or uri.find(":", uri.find(":", 4) + 1, len(uri) - 1) >= 0
+        return Candidate(raw_start, e, context, uri, reason=found[0], consume=consume)
     alt = other_reading(buf, s, e, trimmed, last, depth)
     if alt is not None and check_urn(alt) is not None:
         alt = None
@@ -116,23 +148,33 @@ def urn_at(
 
 _NUL_SOON = rf"(?:[{_abnf.PCHAR_CHARS}]|%(?!00)[0-9A-Fa-f]{{2}}){{0,32}}+%00"
 _STANDS = rf":(?<=[Uu][Rr][Nn]:){NID_COLON}{PCHAR}"
-"""After "urn:", where a URN in text stands: an NID, its colon and a pchar (else the rule
-rejects at once, consuming nothing)."""
+"""After "urn:", where a URN in text stands: an NID, its colon and a pchar."""
 _MAY_STAND = rf":(?<=[Uu][Rr][Nn]:)(?![Uu][Rr][Nn]:){NID_COLON}(?!{_NUL_SOON}){PCHAR}"
 """The same but where the check rejects it whatever follows, where it is not too long:
 the NID "urn" (2.1 reserves it), an NSS starting with "%00" (2.5.3)."""
-
-
-_NID_START = ("A-Za-z0-9", r"A-Za-z0-9\-")
-"""What an NID starts with (seed 003 2.1): a letter or digit, then one or "-"."""
+_NSS_NOT_COLON = f"{_abnf.UNRESERVED_CHARS}{_abnf.SUB_DELIMS_CHARS}@/?#%"
+_COLON_INSIDE = (
+    rf":(?<=[Uu][Rr][Nn]:)[A-Za-z0-9\-]{{1,32}}+:[{_NSS_NOT_COLON}]*+:[{_NSS_NOT_COLON}:]"
+)
+"""After "urn:", a word an NID might be, its colon, and an NSS with a colon inside it
+(not last: a scheme's colon has something after it): where a rejected URN consumes its
+text (else it rejects consuming nothing)."""
+_NID_START = (r"A-Za-z0-9\-",)
+"""What a word an NID might be starts with (seed 003 2.1: a letter or digit)."""
 
 
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     """Where a URN in text may be decided: sparse and dense, as any colon rule; for a
-    scanner of hits only, where one the check may accept stands (without, the rule can
-    only reject, consuming nothing)."""
+    scanner of hits only, where a URN or its rejection may consume text."""
     if mode is Mode.SPARSE:
         return COLON_SPARSE
     if mode is Mode.DENSE:
         return [ColonFragment(frozenset({"urn"}), COLON_AFTER)]
-    return [ColonFragment(frozenset({"urn"}), _STANDS, _MAY_STAND, _NID_START)]
+    return [
+        ColonFragment(
+            frozenset({"urn"}),
+            f":(?:{_STANDS[1:]}|{_COLON_INSIDE[1:]})",
+            f":(?:{_MAY_STAND[1:]}|{_COLON_INSIDE[1:]})",
+            _NID_START,
+        )
+    ]
