@@ -244,6 +244,10 @@ ESCAPED: list[tuple[str, list[Expected]]] = [
         ],
     ),
     ("\\url{not a url} \\href{#local}{x}", []),
+    # escaped slashes after a dotted word: its registered tail, never the word itself
+    # (the slashed rule takes unregistered names only before "//" written plainly)
+    ("e.g.http:\\/\\/a.example\\/x y", [("http://a.example/x", "bare", None, True)]),
+    ("a.:\\/\\/_ and git.x:\\/\\/host.example\\/", []),
 ]
 
 ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE + ESCAPED

@@ -121,7 +121,7 @@ def _general(
     if i + 1 == len(buf):
         return None if final else Pending
     if buf[i + 1] == "\\" and ctx.escaped:
-        return escaped.json_at(ctx, buf, i, s, scheme, final)  # "https:\\/\\/" (JSON)
+        return _json(ctx, buf, i, s, scheme, registered, final)
     if STOP_CHAR.match(buf, i + 1) or (
         buf.startswith("//", i + 1)
         and STOP_CHAR.match(buf, i + 3)
@@ -136,18 +136,38 @@ def _general(
             s, scheme = found  # type: ignore[misc]
             return _body(ctx, buf, i, s, scheme, last_end, final)
     if not registered and not ctx.any_scheme:
-        # "e.g.http://x": the registered scheme is the tail after the last dot, unless
-        # the word stands inside a URI ("user@db.site.info:5432", "//db.example:3306":
-        # issue 30 item 3, a colon inside a URI is no new trigger).
-        if s > 0 and buf[s - 1] in _INSIDE:
+        found = _registered_tail(ctx, buf, s, scheme)
+        if found is None:
             return None
-        cut = scheme.rfind(".")
-        tail = scheme[cut + 1 :]
-        if not tail[:1].isalpha() or _SEPARATORS.search(tail) or tail not in ctx.schemes:
-            return None
-        s += cut + 1
-        scheme = tail
+        s, scheme = found
     return _body(ctx, buf, i, s, scheme, last_end, final)
+
+
+def _json(
+    ctx: Context, buf: str, i: int, s: int, scheme: str, registered: bool, final: bool
+) -> Result:
+    """ "https:\\/\\/" (JSON's escaped slashes): a registered scheme's, or a dotted word's
+    registered tail (the slashed rule wants "//" written plainly)."""
+    if not registered and not ctx.any_scheme:
+        found = _registered_tail(ctx, buf, s, scheme)
+        if found is None:
+            return None
+        s, scheme = found
+    return escaped.json_at(ctx, buf, i, s, scheme, final)
+
+
+def _registered_tail(ctx: Context, buf: str, s: int, scheme: str) -> tuple[int, str] | None:
+    """ "e.g.http://x": the registered scheme that is the tail after the last dot of the
+    word at ``s``, and where it starts; None where there is none or the word stands inside
+    a URI ("user@db.site.info:5432", "//db.example:3306": issue 30 item 3, a colon inside
+    a URI is no new trigger)."""
+    if s > 0 and buf[s - 1] in _INSIDE:
+        return None
+    cut = scheme.rfind(".")
+    tail = scheme[cut + 1 :]
+    if not tail[:1].isalpha() or _SEPARATORS.search(tail) or tail not in ctx.schemes:
+        return None
+    return s + cut + 1, tail
 
 
 def _body(
