@@ -70,9 +70,11 @@ _FAST = re.compile(
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
     rf"{_END}"
+    # Where a line break (or the text's end) may follow, the wrapped rule's question.
+    r"(?:(?=[ \t]*+[\r\n]|[ \t\r\n>]*+\Z)(?P<eol>)|)"
 )
-_URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
-    _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
+_URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
+    _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque", "eol")
 )
 # A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
 # of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
@@ -104,7 +106,7 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
         return _joined(ctx, buf, i, s, scheme)
-    if ctx.wrapped and may_continue(buf, s, fast.end()):
+    if fast.start(_EOL) >= 0 and ctx.wrapped and _at_wrap(ctx, buf, s, fast):
         return None  # at the wrap column: the next line may continue it
     e = fast.end(_OPAQUE)
     if e >= 0:
@@ -120,6 +122,16 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
     key = simple_uri_key(scheme, host, port, path or "", tail)
     return s, e, uri, "bare", scheme, key, "uri"
+
+
+def _at_wrap(ctx: Context, buf: str, s: int, fast: re.Match[str]) -> bool:
+    """Whether the wrapped rule may join the next line to the URI the shortcut matched
+    (it ends a line at the wrap column, nothing trimmed after it, with "//" in it, and
+    the next line's run may continue it): the general path decides."""
+    e = fast.end(_OPAQUE)
+    if e < 0:
+        e = fast.end(_URI)
+    return e == fast.end() and may_continue(ctx, buf, s, e) and "//" in buf[s:e]
 
 
 def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:

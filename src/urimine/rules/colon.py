@@ -66,10 +66,11 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
-    if s > 3 and buf[s - 1] == ":" and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
+    before = buf[s - 1] if s else ""
+    if before == ":" and s > 3 and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
         return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
     if registered:
-        if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+        if before == "@" and buf[i + 1 : i + 2] != "/":
             return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
             short = shortcut_at(ctx, buf, i, s, scheme)

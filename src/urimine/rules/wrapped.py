@@ -137,15 +137,17 @@ def _markers(depth: int) -> re.Pattern[str]:
     return re.compile(rf"(?:[ \t]*>){{{depth}}}[ \t]*" if depth else r"[ \t]*")
 
 
-def may_continue(buf: str, s: int, e: int) -> bool:
-    """Whether the URI from ``s`` that ends at ``e`` may be one :func:`continues` joins
-    (or the text ends before it can tell): a line break after it, its line long."""
+def may_continue(ctx: Context, buf: str, s: int, e: int) -> bool:
+    """Whether the bare URI from ``s`` that ends at ``e`` (untrimmed, with "//") may be
+    one :func:`continues` joins, or the text ends before it can tell: a line break after
+    it, its line long, and the next line's run one that may continue it. (A shortcut's
+    question: False where the general path would join nothing.)"""
     if buf[e : e + 1] not in _BREAKS:
         return False
     lo = s - LINE_LOOKBEHIND
     if not WRAP_MIN <= e - buf.rfind("\n", lo if lo > 0 else 0, s) - 1 <= WRAP_MAX:
         return False
-    return _NEXT_LINE.match(buf, e) is not None or _TO_END.match(buf, e) is not None
+    return continues(ctx, buf, s, e, False) is not None
 
 
 def continues(
