@@ -111,6 +111,9 @@ _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
 _BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
+_PLAIN_WORD = re.compile(r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s")
+"""A next line whose first word holds none of the path marks nor a dot (no file name),
+then white space: what no URI is continued with."""
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
     "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
@@ -160,11 +163,9 @@ def continues(
     already joined (from ``s``) may also end short of the column after "/" or "-", where
     reference lists break a long URI. Returns where that run starts and ends; None where
     nothing continues the URI."""
-    brk = _NEXT_LINE.match(buf, e)
-    if brk is None:
-        if not final and _TO_END.match(buf, e) is not None:
-            return Pending
-        return None
+    brk = _next_line(buf, e, final)
+    if brk is None or isinstance(brk, PendingType):
+        return brk
     lo = s - LINE_LOOKBEHIND
     nl = buf.rfind("\n", lo if lo > 0 else 0, s)
     column = e - nl - 1
@@ -188,6 +189,16 @@ def continues(
     if _PATH_MARK.search(token) is None and _FILE_NAME.fullmatch(token) is None:
         return None
     return start, end
+
+
+def _next_line(buf: str, e: int, final: bool) -> re.Match[str] | PendingType | None:
+    """The line break at ``e`` (blanks before it), where the next line's first word may
+    continue a URI; None where it cannot (no break, or a word with no path mark nor dot
+    first: the common case, decided before the line's quote markers are read)."""
+    brk = _NEXT_LINE.match(buf, e)
+    if brk is None:
+        return Pending if not final and _TO_END.match(buf, e) is not None else None
+    return None if _PLAIN_WORD.match(buf, brk.end()) is not None else brk
 
 
 def continuation(
