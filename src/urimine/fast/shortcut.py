@@ -61,12 +61,14 @@ _QUERY_FRAGMENT = (
 _END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
-_FAST = re.compile(
-    r":(?:(?=//)"
+_HIER = (
     rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
     r"(?::(?P<port>[0-9]{1,4})|)"
     rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
     rf"(?P<tail>{_QUERY_FRAGMENT}))"
+)
+_FAST = re.compile(
+    rf":(?:(?=//){_HIER}"
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
     rf"{_END}"
@@ -76,6 +78,11 @@ _FAST = re.compile(
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque", "eol")
 )
+# In double quotes (the quote rule, HTML attributes): the same hierarchical URI up to the
+# closing quote, nothing trimmed (the general path neither trims nor joins a URI its
+# quote closes).
+_QUOTED = re.compile(rf':{_HIER}(?=")')
+assert all(_QUOTED.groupindex[name] == _FAST.groupindex[name] for name in _QUOTED.groupindex)
 # A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
 # of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
 # weighs ("'", "(", ")", "*"), then the same end; its key is itself with the scheme and
@@ -92,11 +99,16 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 _BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
 
 
-def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
+def at_colon(
+    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int
+) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
-    takes it whole (or the label it is); else None (the general path decides)."""
+    takes it whole (or the label it is), or the URI a double quote before it opens and
+    after it closes; else None (the general path decides)."""
     before = buf[s - 1] if s else ""
+    if before == '"':
+        return _quoted(ctx, buf, i, s, scheme) if s > last_end else None
     if before in _BLOCKERS or (
         (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
     ):
@@ -113,15 +125,33 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         return _opaque_or_label(ctx, buf, i, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
+    return s, e, uri, "bare", scheme, _key(buf, s, uri, scheme, fast), "uri"
+
+
+def _key(buf: str, s: int, uri: str, scheme: str, fast: re.Match[str]) -> str:
+    """The normal form (the dedup key) of the hierarchical *uri* a shortcut matched
+    (*fast*, from ``s``), or "" where the general normalisation must make it."""
     if "%" in uri:
-        return s, e, uri, "bare", scheme, "", "uri"
+        return ""
     if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
         written = buf[s : fast.end(_HOST)]
         if written == written.lower():  # already in normal form: its own key
-            return s, e, uri, "bare", scheme, uri, "uri"
+            return uri
     host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
-    key = simple_uri_key(scheme, host, port, path or "", tail)
-    return s, e, uri, "bare", scheme, key, "uri"
+    return simple_uri_key(scheme, host, port, path or "", tail)
+
+
+def _quoted(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+    """The URI of ``scheme`` from ``s`` in double quotes (the quote rule's), where one
+    match takes it whole up to the closing quote: its raw text holds the quotes."""
+    if scheme in ("urn", "url") or "quote" not in ctx.rules:
+        return None
+    fast = _QUOTED.match(buf, i, s + ctx.max_len)
+    if fast is None:
+        return None
+    e = fast.end()
+    uri = buf[s:e]
+    return s - 1, e + 1, uri, "quote", scheme, _key(buf, s, uri, scheme, fast), "uri"
 
 
 def _at_wrap(ctx: Context, buf: str, s: int, fast: re.Match[str]) -> bool:

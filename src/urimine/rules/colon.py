@@ -73,7 +73,7 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if before == "@" and buf[i + 1 : i + 2] != "/":
             return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
-            short = shortcut_at(ctx, buf, i, s, scheme)
+            short = shortcut_at(ctx, buf, i, s, scheme, last_end)
             if short is not None:
                 return short
     elif not ctx.any_scheme and (
