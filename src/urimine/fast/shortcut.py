@@ -125,12 +125,19 @@ def at_colon(
         return _opaque_or_label(ctx, buf, i, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
+    if "%" in uri:
+        return s, e, uri, "bare", scheme, "", "uri"
+    if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+        written = buf[s : fast.end(_HOST)]
+        if written == written.lower():  # already in normal form: its own key
+            return s, e, uri, "bare", scheme, uri, "uri"
     return s, e, uri, "bare", scheme, _key(buf, s, uri, scheme, fast), "uri"
 
 
 def _key(buf: str, s: int, uri: str, scheme: str, fast: re.Match[str]) -> str:
     """The normal form (the dedup key) of the hierarchical *uri* a shortcut matched
-    (*fast*, from ``s``), or "" where the general normalisation must make it."""
+    (*fast*, from ``s``), or "" where the general normalisation must make it. (The bare
+    shortcut's common cases are written out where it runs.)"""
     if "%" in uri:
         return ""
     if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:

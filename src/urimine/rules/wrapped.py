@@ -111,9 +111,12 @@ _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
 _BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
-_PLAIN_WORD = re.compile(r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s")
+_PLAIN_WORD = re.compile(
+    r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)"
+)
 """A next line whose first word holds none of the path marks nor a dot (no file name),
-then white space: what no URI is continued with."""
+then white space, or a blank line with more than white space after it: what no URI is
+continued with."""
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
     "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
@@ -193,8 +196,8 @@ def continues(
 
 def _next_line(buf: str, e: int, final: bool) -> re.Match[str] | PendingType | None:
     """The line break at ``e`` (blanks before it), where the next line's first word may
-    continue a URI; None where it cannot (no break, or a word with no path mark nor dot
-    first: the common case, decided before the line's quote markers are read)."""
+    continue a URI; None where it cannot (no break, a blank line, or a word with no path
+    mark nor dot first: the common cases, decided before the quote markers are read)."""
     brk = _NEXT_LINE.match(buf, e)
     if brk is None:
         return Pending if not final and _TO_END.match(buf, e) is not None else None
