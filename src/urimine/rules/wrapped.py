@@ -111,9 +111,7 @@ _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
 _BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
-_PLAIN_WORD = re.compile(
-    r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)"
-)
+_PLAIN_WORD = re.compile(r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)")
 """A next line whose first word holds none of the path marks nor a dot (no file name),
 then white space, or a blank line with more than white space after it: what no URI is
 continued with."""
