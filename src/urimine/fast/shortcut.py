@@ -21,12 +21,13 @@ from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
+from urimine.rules.schemeless import host_labels
 from urimine.rules.url_prefix import after_url
 from urimine.rules.webchars import validate_web
 from urimine.rules.wrapped import may_continue
 from urimine.schemes import AUTHORITY_SCHEMES
 
-__all__ = ["at_angle", "at_colon"]
+__all__ = ["at_abbreviated", "at_angle", "at_colon"]
 
 _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
@@ -61,12 +62,13 @@ _QUERY_FRAGMENT = (
 _END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
-_HIER = (
-    rf"(?P<uri>//(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
+_AUTHORITY_ON = (
+    rf"(?P<host>[\-.]*+[A-Za-z0-9_~]++(?:[\-.]++[A-Za-z0-9_~]++)*+{_DASH_END})"
     r"(?::(?P<port>[0-9]{1,4})|)"
     rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
-    rf"(?P<tail>{_QUERY_FRAGMENT}))"
+    rf"(?P<tail>{_QUERY_FRAGMENT})"
 )
+_HIER = rf"(?P<uri>//{_AUTHORITY_ON})"
 _FAST = re.compile(
     rf":(?:(?=//){_HIER}"
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
@@ -83,6 +85,10 @@ _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
 # quote closes).
 _QUOTED = re.compile(rf':{_HIER}(?=")')
 assert all(_QUOTED.groupindex[name] == _FAST.groupindex[name] for name in _QUOTED.groupindex)
+# An abbreviated URI (seed 002 Appendix F, the abbreviated rule) written from its host:
+# the same authority and path, then what trim drops and the end of the run.
+_ABBREVIATED = re.compile(rf"(?P<uri>{_AUTHORITY_ON}){_END}")
+_A_URI, _A_HOST = _ABBREVIATED.groupindex["uri"], _ABBREVIATED.groupindex["host"]
 # A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
 # of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
 # weighs ("'", "(", ")", "*"), then the same end; its key is itself with the scheme and
@@ -169,6 +175,19 @@ def _at_wrap(ctx: Context, buf: str, s: int, fast: re.Match[str]) -> bool:
     if e < 0:
         e = fast.end(_URI)
     return e == fast.end() and may_continue(ctx, buf, s, e) and "//" in buf[s:e]
+
+
+def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | None:
+    """The abbreviated URI whose host starts at ``s`` after white space, completed with
+    ``scheme``, where one match takes it whole and its host is a domain name with a real
+    top-level domain (:func:`urimine.rules.schemeless.host_labels`); else None."""
+    fast = _ABBREVIATED.match(buf, s, s + ctx.max_len - len(scheme) - 3)
+    if fast is None:
+        return None
+    e = fast.end(_A_URI)
+    if buf[e - 1] == "-" or host_labels(fast.group(_A_HOST)) is None:
+        return None
+    return s, e, f"{scheme}://{buf[s:e]}", "abbreviated", scheme, "", "uri"
 
 
 def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
