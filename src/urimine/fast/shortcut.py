@@ -6,7 +6,9 @@ white space, perhaps followed by sentence punctuation: everything the match acce
 an RFC 3986 URI (a reg-name host, a port of at most 4 digits, a path, query and
 fragment without the characters the delimiting rules look at: quotes, brackets, "*",
 non-ASCII) ending in a character trim keeps and that is no hyphen before a line break,
-then exactly what trim drops (Appendix E). At a "<": ``<scheme:...>`` on one line.
+then exactly what trim drops (Appendix E). The same ``scheme://host/path`` in double
+quotes (the quote rule's: up to the closing quote, nothing trimmed), and ``www.host/path``
+after white space (the abbreviated rule's). At a "<": ``<scheme:...>`` on one line.
 """
 
 from __future__ import annotations
