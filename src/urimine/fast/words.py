@@ -42,9 +42,10 @@ _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
 _SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
 """"://" at a line end, whatever the next line holds (the block may end before it)."""
-_COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*?//\S*+()[ \t]*+\r?\n").finditer
+_COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:(?>\S*?//)\S*+()[ \t]*+\r?\n").finditer
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
-the wrap column is a URI with "//", which white space never splits)."""
+the wrap column is a URI with "//", which white space never splits); the first "//"
+found is kept (atomic), so a word is read once."""
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
