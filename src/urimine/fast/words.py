@@ -42,10 +42,12 @@ _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
 _SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
 """"://" at a line end, whatever the next line holds (the block may end before it)."""
-_COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:(?>\S*?//)\S*+()[ \t]*+\r?\n").finditer
+_COLON_LINE_END = re.compile(
+    r"(?<!\S)[^\s:]*+:[^\s/]*+(?:/[^\s/]++)*+//\S*+()[ \t]*+\r?\n"
+).finditer
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
-the wrap column is a URI with "//", which white space never splits); the first "//"
-found is kept (atomic), so a word is read once."""
+the wrap column is a URI with "//", which white space never splits): read once, up to
+its first "//" and on."""
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
@@ -368,8 +370,12 @@ def _joined(buf: str, start: int, last: int) -> bool | None:
 
 def _at_wrap(buf: str, start: int, end: int) -> bool:
     """Whether a word with a colon and "//" ends a line of the block at least WRAP_MIN
-    long: the wrapped rule may join the next line's first word to its URI."""
-    for m in _COLON_LINE_END(buf, start, end):
+    long: the wrapped rule may join the next line's first word to its URI. (Read from
+    the word holding the block's first "//": none before it can be one.)"""
+    first = buf.find("//", start, end)
+    if first < 0:
+        return False
+    for m in _COLON_LINE_END(buf, max(start, _last_space(buf, start, first) + 1), end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if m.end(1) - buf.rfind("\n", lo, m.start()) - 1 >= WRAP_MIN:
             return True
