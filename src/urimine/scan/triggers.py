@@ -99,67 +99,78 @@ class TriggerFinder:
         self.colons: DenseColons | None = None
         """The colons' dense search, by name (while their stretch lasts)."""
 
-    def next(self, pos: int) -> int:  # noqa: C901
-        """The first trigger at or after ``pos``, or -1."""
-        # Each character's next trigger is kept until passed, then searched again: a
-        # sparse one here (written out for two and three characters, the common rule
-        # sets: this runs once a trigger), a dense one by _next_of.
+    def next_function(self) -> Callable[[int], int]:
+        """The function giving the first trigger at or after a position, or -1: written
+        out for the common numbers of trigger characters. (Asked once a scan and held
+        by it, not by the finder: a method held by its own object would keep the text
+        until a collection of cycles.)"""
+        count = len(self.at)
+        return self._next3 if count == 3 else self._next2 if count == 2 else self._next_any
+
+    def _next3(self, pos: int) -> int:
+        """:meth:`next_function` for three trigger characters (the default rules': "<", ":" and
+        the label dot), written out: this runs once a trigger. Each character's next
+        trigger is kept until passed, then searched again: a sparse one here, a dense
+        one by _next_of."""
         at = self.at
         buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
-        if len(at) == 3:
-            first, second, third = at
-            if first < pos:
-                if until[0] < 0 and pos < limit:
-                    m = searches[0](buf, pos)
-                    first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
-                else:
-                    first = self._next_of(0, pos)
-                at[0] = first
-            if second < pos:
-                if until[1] < 0 and pos < limit:
-                    m = searches[1](buf, pos)
-                    second = (
-                        m.start() if m is not None and m.start() < limit else self._past(1, pos)
-                    )
-                else:
-                    second = self._next_of(1, pos)
-                at[1] = second
-            if third < pos:
-                if until[2] < 0 and pos < limit:
-                    m = searches[2](buf, pos)
-                    third = m.start() if m is not None and m.start() < limit else self._past(2, pos)
-                else:
-                    third = self._next_of(2, pos)
-                at[2] = third
-            best = first if first < second else second
-            if third < best:
-                best = third
-        elif len(at) == 2:
-            first, second = at
-            if first < pos:
-                if until[0] < 0 and pos < limit:
-                    m = searches[0](buf, pos)
-                    first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
-                else:
-                    first = self._next_of(0, pos)
-                at[0] = first
-            if second < pos:
-                if until[1] < 0 and pos < limit:
-                    m = searches[1](buf, pos)
-                    second = (
-                        m.start() if m is not None and m.start() < limit else self._past(1, pos)
-                    )
-                else:
-                    second = self._next_of(1, pos)
-                at[1] = second
-            best = first if first < second else second
-        else:
-            best = NONE
-            for k, found in enumerate(at):
-                if found < pos:
-                    found = at[k] = self._next_of(k, pos)
-                if found < best:
-                    best = found
+        first, second, third = at
+        if first < pos:
+            if until[0] < 0 and pos < limit:
+                m = searches[0](buf, pos)
+                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+            else:
+                first = self._next_of(0, pos)
+            at[0] = first
+        if second < pos:
+            if until[1] < 0 and pos < limit:
+                m = searches[1](buf, pos)
+                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+            else:
+                second = self._next_of(1, pos)
+            at[1] = second
+        if third < pos:
+            if until[2] < 0 and pos < limit:
+                m = searches[2](buf, pos)
+                third = m.start() if m is not None and m.start() < limit else self._past(2, pos)
+            else:
+                third = self._next_of(2, pos)
+            at[2] = third
+        best = first if first < second else second
+        best = third if third < best else best
+        return best if best != NONE else -1
+
+    def _next2(self, pos: int) -> int:
+        """:meth:`next_function` for two trigger characters ("<" and ":"), written out."""
+        at = self.at
+        buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
+        first, second = at
+        if first < pos:
+            if until[0] < 0 and pos < limit:
+                m = searches[0](buf, pos)
+                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+            else:
+                first = self._next_of(0, pos)
+            at[0] = first
+        if second < pos:
+            if until[1] < 0 and pos < limit:
+                m = searches[1](buf, pos)
+                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+            else:
+                second = self._next_of(1, pos)
+            at[1] = second
+        best = first if first < second else second
+        return best if best != NONE else -1
+
+    def _next_any(self, pos: int) -> int:
+        """:meth:`next_function` for any number of trigger characters."""
+        at = self.at
+        best = NONE
+        for k, found in enumerate(at):
+            if found < pos:
+                found = at[k] = self._next_of(k, pos)
+            if found < best:
+                best = found
         return best if best != NONE else -1
 
     def _next_of(self, k: int, pos: int) -> int:
