@@ -7,8 +7,10 @@ an RFC 3986 URI (a reg-name host of letters, digits, "_" and "~" runs, each afte
 "." or "-" but the first: a DNS name may be one, rules/dns_names.py; a port of at most 4
 digits, a path, query and fragment without the characters the delimiting rules look
 at: quotes, brackets, "*", non-ASCII) ending in a character trim keeps and that is no
-hyphen before a line break, then exactly what trim drops (Appendix E). At a "<":
-``<scheme:...>`` on one line.
+hyphen before a line break, then exactly what trim drops (Appendix E). The same
+``scheme://host/path`` in double quotes (the quote rule's: up to the closing quote,
+nothing trimmed), and ``www.host/path`` after white space (the abbreviated rule's). At a
+"<": ``<scheme:...>`` on one line.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from urimine.rules.context import Context
 from urimine.rules.dns_names import host_refusal
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
+from urimine.rules.schemeless import host_labels
 from urimine.rules.url_prefix import after_url
 from urimine.rules.webchars import validate_web
 from urimine.rules.wrapped import may_continue
 from urimine.schemes import AUTHORITY_SCHEMES
 
-__all__ = ["at_angle", "at_colon"]
+__all__ = ["at_abbreviated", "at_angle", "at_colon"]
 
 _PATH_CHARS = r"A-Za-z0-9\-._~!$&+,;=:@/"
 
@@ -64,19 +67,33 @@ _QUERY_FRAGMENT = (
 _END = rf"(?:(?<![.,;:!?\-])[.,;:!?)\]]*+|(?<=-)(?={_NO_BREAK}))(?=[ \t\r\n{RUN_STOP_MARKS}])"
 # One pattern for both shapes, apart by the character after the colon. The opaque one's
 # path (3.3 path-rootless) starts with neither ":" (a C++ scope) nor "/".
-_FAST = re.compile(
-    r":(?:(?=//)"
-    rf"(?P<uri>//(?P<host>[A-Za-z0-9_~]++(?:[.\-][A-Za-z0-9_~]++)*+)"
+_AUTHORITY_ON = (
+    r"(?P<host>[A-Za-z0-9_~]++(?:[.\-][A-Za-z0-9_~]++)*+)"
     r"(?::(?P<port>[0-9]{1,4})|)"
     rf"(?:(?P<path>/{_ending_well(_PATH_CHARS)})|)"
-    rf"(?P<tail>{_QUERY_FRAGMENT}))"
+    rf"(?P<tail>{_QUERY_FRAGMENT})"
+)
+_HIER = rf"(?P<uri>//{_AUTHORITY_ON})"
+_FAST = re.compile(
+    rf":(?:(?=//){_HIER}"
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
     rf"{_END}"
+    # Where a line break (or the text's end) may follow, the wrapped rule's question.
+    r"(?:(?=[ \t]*+[\r\n]|[ \t\r\n>]*+\Z)(?P<eol>)|)"
 )
-_URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE = (
-    _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque")
+_URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
+    _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque", "eol")
 )
+# In double quotes (the quote rule, HTML attributes): the same hierarchical URI up to the
+# closing quote, nothing trimmed (the general path neither trims nor joins a URI its
+# quote closes).
+_QUOTED = re.compile(rf':{_HIER}(?=")')
+assert all(_QUOTED.groupindex[name] == _FAST.groupindex[name] for name in _QUOTED.groupindex)
+# An abbreviated URI (seed 002 Appendix F, the abbreviated rule) written from its host:
+# the same authority and path, then what trim drops and the end of the run.
+_ABBREVIATED = re.compile(rf"(?P<uri>{_AUTHORITY_ON}){_END}")
+_A_URI, _A_HOST = _ABBREVIATED.groupindex["uri"], _ABBREVIATED.groupindex["host"]
 # A URN in text (seed 003 2.1; RFC 8141 section 2): an NID other than "urn", and an NSS
 # of pchars and "/" (a pchar first) without escapes (no "%00") nor the characters trim
 # weighs ("'", "(", ")", "*"), then the same end; its key is itself with the scheme and
@@ -93,11 +110,16 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 _BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
 
 
-def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
+def at_colon(
+    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int
+) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
     written from ``s``, where nothing before it rules the shortcut out and one match
-    takes it whole (or the label it is); else None (the general path decides)."""
+    takes it whole (or the label it is), or the URI a double quote before it opens and
+    after it closes; else None (the general path decides)."""
     before = buf[s - 1] if s else ""
+    if before == '"':
+        return _quoted(ctx, buf, i, s, scheme) if s > last_end else None
     if before in _BLOCKERS or (
         (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
     ):
@@ -107,7 +129,7 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
         return _joined(ctx, buf, i, s, scheme)
-    if ctx.wrapped and may_continue(buf, s, fast.end()):
+    if fast.start(_EOL) >= 0 and ctx.wrapped and _at_wrap(ctx, buf, s, fast):
         return None  # at the wrap column: the next line may continue it
     e = fast.end(_OPAQUE)
     if e >= 0:
@@ -120,9 +142,57 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | 
         written = buf[s : fast.end(_HOST)]
         if written == written.lower():  # already in normal form: its own key
             return s, e, uri, "bare", scheme, uri, "uri"
+    return s, e, uri, "bare", scheme, _key(buf, s, uri, scheme, fast), "uri"
+
+
+def _key(buf: str, s: int, uri: str, scheme: str, fast: re.Match[str]) -> str:
+    """The normal form (the dedup key) of the hierarchical *uri* a shortcut matched
+    (*fast*, from ``s``), or "" where the general normalisation must make it. (The bare
+    shortcut's common cases are written out where it runs.)"""
+    if "%" in uri:
+        return ""
+    if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+        written = buf[s : fast.end(_HOST)]
+        if written == written.lower():  # already in normal form: its own key
+            return uri
     host, port, path, tail = fast.group(_HOST, _PORT, _PATH, _TAIL)
-    key = simple_uri_key(scheme, host, port, path or "", tail)
-    return s, e, uri, "bare", scheme, key, "uri"
+    return simple_uri_key(scheme, host, port, path or "", tail)
+
+
+def _quoted(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | None:
+    """The URI of ``scheme`` from ``s`` in double quotes (the quote rule's), where one
+    match takes it whole up to the closing quote: its raw text holds the quotes."""
+    if scheme in ("urn", "url") or "quote" not in ctx.rules:
+        return None
+    fast = _QUOTED.match(buf, i, s + ctx.max_len)
+    if fast is None:
+        return None
+    e = fast.end()
+    uri = buf[s:e]
+    return s - 1, e + 1, uri, "quote", scheme, _key(buf, s, uri, scheme, fast), "uri"
+
+
+def _at_wrap(ctx: Context, buf: str, s: int, fast: re.Match[str]) -> bool:
+    """Whether the wrapped rule may join the next line to the URI the shortcut matched
+    (it ends a line at the wrap column, nothing trimmed after it, with "//" in it, and
+    the next line's run may continue it): the general path decides."""
+    e = fast.end(_OPAQUE)
+    if e < 0:
+        e = fast.end(_URI)
+    return e == fast.end() and may_continue(ctx, buf, s, e) and "//" in buf[s:e]
+
+
+def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | None:
+    """The abbreviated URI whose host starts at ``s`` after white space, completed with
+    ``scheme``, where one match takes it whole and its host is a domain name with a real
+    top-level domain (:func:`urimine.rules.schemeless.host_labels`); else None."""
+    fast = _ABBREVIATED.match(buf, s, s + ctx.max_len - len(scheme) - 3)
+    if fast is None:
+        return None
+    e = fast.end(_A_URI)
+    if buf[e - 1] == "-" or host_labels(fast.group(_A_HOST)) is None:
+        return None
+    return s, e, f"{scheme}://{buf[s:e]}", "abbreviated", scheme, "", "uri"
 
 
 def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:

@@ -10,7 +10,7 @@ past a run's end or before its scheme read white space and ">" alike, but these:
 ``URL:`` prefix (a block with "URL:" is not leapt), angle brackets, whose white space
 inside is ignored (each "<" needs its ">" in its word), a hyphen at a line break
 (:func:`urimine.rules.hyphen.joins_no_hit`), and the wrapped rule's line ends ("://",
-or a word with a colon at the wrap column: such a block is not leapt). Nor is a block
+or a word with a colon and "//" at the wrap column: such a block is not leapt). Nor is a block
 leapt whose words could be too long (the rejection ends the scan at the next white
 space), or where a word the scan read part of holds a hit.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from itertools import accumulate, compress, count
 from operator import add
 
@@ -26,6 +27,7 @@ from urimine.fast.dense import LOOKAHEAD
 from urimine.fast.prefilters import pattern
 from urimine.model import Hit, Rejection
 from urimine.rules.base import Mode
+from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
 from urimine.rules.patterns import LINE_LOOKBEHIND
@@ -40,7 +42,12 @@ _new_hit = tuple.__new__
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
 _SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
 """"://" at a line end, whatever the next line holds (the block may end before it)."""
-_COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*+()[ \t]*+\r?\n").finditer
+_COLON_LINE_END = re.compile(
+    r"(?<!\S)[^\s:]*+:[^\s/]*+(?:/[^\s/]++)*+//\S*+()[ \t]*+\r?\n"
+).finditer
+"""A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
+the wrap column is a URI with "//", which white space never splits): read once, up to
+its first "//" and on."""
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 
 
@@ -66,11 +73,7 @@ class WordLeaps:
         self, ctx: Context, alone: Callable[[str], tuple[Hit, ...]], stats: ScanStats
     ) -> None:
         self.ctx = ctx
-        self.others = [
-            found.search
-            for char in sites(ctx.cfg)
-            if char not in ":<" and (found := pattern(ctx.cfg, char, Mode.SPARSE)) is not None
-        ]
+        self.others = _others(ctx.cfg)
         """The sparse prefilters of the triggers besides ":" and "<" (the label dots, "@"):
         a word none of them matches and with no ":" holds no hit."""
         self.hits_alone = alone
@@ -329,6 +332,16 @@ class WordLeaps:
         return last_end
 
 
+@cache
+def _others(cfg: Config) -> tuple[Callable[..., re.Match[str] | None], ...]:
+    """The searches of :attr:`WordLeaps.others` (one tuple per rule set)."""
+    return tuple(
+        found.search
+        for char in sites(cfg)
+        if char not in ":<" and (found := pattern(cfg, char, Mode.SPARSE)) is not None
+    )
+
+
 def _last_space(buf: str, lo: int, hi: int) -> int:
     """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1."""
     last = max(buf.rfind(" ", lo, hi), buf.rfind("\n", lo, hi))
@@ -356,9 +369,13 @@ def _joined(buf: str, start: int, last: int) -> bool | None:
 
 
 def _at_wrap(buf: str, start: int, end: int) -> bool:
-    """Whether a word with a colon ends a line of the block at least WRAP_MIN long: the
-    wrapped rule may join the next line's first word to its URI."""
-    for m in _COLON_LINE_END(buf, start, end):
+    """Whether a word with a colon and "//" ends a line of the block at least WRAP_MIN
+    long: the wrapped rule may join the next line's first word to its URI. (Read from
+    the word holding the block's first "//": none before it can be one.)"""
+    first = buf.find("//", start, end)
+    if first < 0:
+        return False
+    for m in _COLON_LINE_END(buf, max(start, _last_space(buf, start, first) + 1), end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if m.end(1) - buf.rfind("\n", lo, m.start()) - 1 >= WRAP_MIN:
             return True

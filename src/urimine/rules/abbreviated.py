@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from urimine.rules.base import Candidate, Mode, Pending, PendingType
+from urimine.fast.shortcut import at_abbreviated
+from urimine.rules.base import Candidate, Mode, Pending, PendingType, Shortcut
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.schemeless import completed, starts_word
@@ -26,7 +27,7 @@ _LABEL_START = re.compile(r"[^\W_]")
 
 def at_dot(
     ctx: Context, buf: str, i: int, last_end: int, final: bool
-) -> Candidate | PendingType | None:
+) -> Shortcut | Candidate | PendingType | None:
     """The abbreviated URI whose first label ends at the dot ``i``, or None."""
     s = i - 3
     if s < last_end or s < 0:
@@ -38,6 +39,10 @@ def at_dot(
         return None if final else Pending
     if _LABEL_START.match(buf, i + 1) is None:
         return None  # ("ftp.." and "www._": no label after the dot)
+    if ctx.shortcut and s and buf[s - 1] in " \t\r\n":
+        short = at_abbreviated(ctx, buf, s, scheme)  # (the common case, in one match)
+        if short is not None:
+            return short
     return completed(ctx, buf, s, i, scheme, "abbreviated", final)
 
 

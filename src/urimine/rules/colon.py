@@ -66,15 +66,16 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
         if found is None:
             return None
         s, scheme, registered = found
-    if s > 3 and buf[s - 1] == ":" and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
+    before = buf[s - 1] if s else ""
+    if before == ":" and s > 3 and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
         return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
     if registered:
-        if s and buf[s - 1] == "@" and buf[i + 1 : i + 2] != "/":
+        if before == "@" and buf[i + 1 : i + 2] != "/":
             if i + 1 == len(buf) and not final:
                 return Pending  # "a@http:" at the end of a chunk: "//" may follow
             return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
-            short = shortcut_at(ctx, buf, i, s, scheme)
+            short = shortcut_at(ctx, buf, i, s, scheme, last_end)
             if short is not None:
                 return short
     elif not ctx.any_scheme and (

@@ -21,9 +21,9 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
     if buf[i] != ".":
         return None
     if "abbreviated" in rules:
-        found = abbreviated.at_dot(ctx, buf, i, last_end, final)
-        if found is not None:
-            return found
+        taken = abbreviated.at_dot(ctx, buf, i, last_end, final)
+        if taken is not None:
+            return taken
     if "domains" in rules:
         return domains.at_dot(ctx, buf, i, last_end, final)
     return None

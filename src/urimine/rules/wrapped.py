@@ -111,6 +111,10 @@ _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
 _BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
+_PLAIN_WORD = re.compile(r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)")
+"""A next line whose first word holds none of the path marks nor a dot (no file name),
+then white space, or a blank line with more than white space after it: what no URI is
+continued with."""
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
     "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
@@ -137,15 +141,17 @@ def _markers(depth: int) -> re.Pattern[str]:
     return re.compile(rf"(?:[ \t]*>){{{depth}}}[ \t]*" if depth else r"[ \t]*")
 
 
-def may_continue(buf: str, s: int, e: int) -> bool:
-    """Whether the URI from ``s`` that ends at ``e`` may be one :func:`continues` joins
-    (or the text ends before it can tell): a line break after it, its line long."""
+def may_continue(ctx: Context, buf: str, s: int, e: int) -> bool:
+    """Whether the bare URI from ``s`` that ends at ``e`` (untrimmed, with "//") may be
+    one :func:`continues` joins, or the text ends before it can tell: a line break after
+    it, its line long, and the next line's run one that may continue it. (A shortcut's
+    question: False where the general path would join nothing.)"""
     if buf[e : e + 1] not in _BREAKS:
         return False
     lo = s - LINE_LOOKBEHIND
     if not WRAP_MIN <= e - buf.rfind("\n", lo if lo > 0 else 0, s) - 1 <= WRAP_MAX:
         return False
-    return _NEXT_LINE.match(buf, e) is not None or _TO_END.match(buf, e) is not None
+    return continues(ctx, buf, s, e, False) is not None
 
 
 def continues(
@@ -158,11 +164,9 @@ def continues(
     already joined (from ``s``) may also end short of the column after "/" or "-", where
     reference lists break a long URI. Returns where that run starts and ends; None where
     nothing continues the URI."""
-    brk = _NEXT_LINE.match(buf, e)
-    if brk is None:
-        if not final and _TO_END.match(buf, e) is not None:
-            return Pending
-        return None
+    brk = _next_line(buf, e, final)
+    if brk is None or isinstance(brk, PendingType):
+        return brk
     lo = s - LINE_LOOKBEHIND
     nl = buf.rfind("\n", lo if lo > 0 else 0, s)
     column = e - nl - 1
@@ -186,6 +190,16 @@ def continues(
     if _PATH_MARK.search(token) is None and _FILE_NAME.fullmatch(token) is None:
         return None
     return start, end
+
+
+def _next_line(buf: str, e: int, final: bool) -> re.Match[str] | PendingType | None:
+    """The line break at ``e`` (blanks before it), where the next line's first word may
+    continue a URI; None where it cannot (no break, a blank line, or a word with no path
+    mark nor dot first: the common cases, decided before the quote markers are read)."""
+    brk = _NEXT_LINE.match(buf, e)
+    if brk is None:
+        return Pending if not final and _TO_END.match(buf, e) is not None else None
+    return None if _PLAIN_WORD.match(buf, brk.end()) is not None else brk
 
 
 def continuation(

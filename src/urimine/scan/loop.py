@@ -3,8 +3,9 @@
 The one hand-inlined function of the package (the only complexity waiver): it runs once
 per trigger and per hit, so the scanner's state is held in locals, the common hit (a
 shortcut's tuple) is made here with the line cursor written out, and every other
-mechanism is called at one hook: the trigger finder's ``next`` and ``miss``, and the
-word leaps after enough triggers decided one by one.
+mechanism is called at one hook: the trigger finder's next trigger
+(``next_function``) and ``miss``, and the word leaps after enough triggers decided
+one by one.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
     base = buffer.base
     last_end = max(sc.last_end - base, 0)
     want_rejections = sc.want_rejections
-    next_trigger, miss, sites = finder.next, finder.miss, sc.sites
+    next_trigger, miss, sites = finder.next_function(), finder.miss, sc.sites
     words = sc.words
     word_misses, word_limit = sc.word_misses, ctx.tuning.word_misses
     lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start

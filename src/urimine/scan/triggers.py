@@ -7,23 +7,45 @@ for more text). After :attr:`Tuning.dense_misses` fruitless triggers of one char
 close together, the next :attr:`Tuning.dense_span` characters are searched with the
 dense prefilters (``Speed.dense``): the colons by the scheme names in C
 (:mod:`urimine.fast.dense`), the other characters by their dense fragments.
+
+What is built from the rule set alone is built once per rule set (:func:`plan`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 
 from urimine.fast.dense import LOOKAHEAD, DenseColons
 from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Mode
+from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.speed import ScanStats
 
-__all__ = ["LOOKAHEAD", "TriggerFinder"]
+__all__ = ["LOOKAHEAD", "Plan", "TriggerFinder", "plan"]
 
 NONE = 1 << 62
 """A finder's "none left": after every index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a trigger finder needs of a rule set, built once per rule set: the trigger
+    characters and each one's sparse prefilter's search."""
+
+    chars: str
+    searches: tuple[Callable[..., re.Match[str] | None], ...]
+
+
+@cache
+def plan(cfg: Config, chars: str) -> Plan:
+    """The trigger finders' :class:`Plan` for *cfg* (whose trigger characters are
+    *chars*)."""
+    found = [_sparse_pattern(cfg, c) for c in chars]
+    return Plan(chars, tuple(p.search for p in found))
 
 
 class TriggerFinder:
@@ -62,7 +84,8 @@ class TriggerFinder:
         self.stats = stats
         self.chars = chars
         count = len(chars)
-        self.searches = [_search(pattern(ctx.cfg, c, Mode.SPARSE), c) for c in chars]
+        shared = plan(ctx.cfg, chars)
+        self.searches = shared.searches
         self.limit = len(buf) if final else len(buf) - LOOKAHEAD
         self.at = [-1] * count
         """Each character's next trigger (:data:`NONE`: none), kept until passed."""
@@ -76,48 +99,78 @@ class TriggerFinder:
         self.colons: DenseColons | None = None
         """The colons' dense search, by name (while their stretch lasts)."""
 
-    def next(self, pos: int) -> int:
-        """The first trigger at or after ``pos``, or -1."""
+    def next_function(self) -> Callable[[int], int]:
+        """The function giving the first trigger at or after a position, or -1: written
+        out for the common numbers of trigger characters. (Asked once a scan and held
+        by it, not by the finder: a method held by its own object would keep the text
+        until a collection of cycles.)"""
+        count = len(self.at)
+        return self._next3 if count == 3 else self._next2 if count == 2 else self._next_any
+
+    def _next3(self, pos: int) -> int:
+        """:meth:`next_function` for three trigger characters (the default rules': "<", ":" and
+        the label dot), written out: this runs once a trigger. Each character's next
+        trigger is kept until passed, then searched again: a sparse one here, a dense
+        one by _next_of."""
         at = self.at
-        if len(at) == 2:
-            # Today's two trigger characters, written out (this runs once a trigger):
-            # each one's next trigger is kept until passed; a sparse one is searched
-            # here, a dense one by _next_of.
-            first, second = at
-            buf, limit, until = self.buf, self.limit, self.until
-            if first < pos:
-                if until[0] < 0 and pos < limit:
-                    m = self.searches[0](buf, pos)
-                    first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
-                else:
-                    first = self._next_of(0, pos)
-                at[0] = first
-            if second < pos:
-                if until[1] < 0 and pos < limit:
-                    m = self.searches[1](buf, pos)
-                    second = (
-                        m.start() if m is not None and m.start() < limit else self._past(1, pos)
-                    )
-                else:
-                    second = self._next_of(1, pos)
-                at[1] = second
-            best = first if first < second else second
-        else:
-            # Three or more trigger characters (the label dot, "@", ...): the same, in a loop.
-            buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
-            best = NONE
-            for k, found in enumerate(at):
-                if found < pos:
-                    if until[k] < 0 and pos < limit:
-                        m = searches[k](buf, pos)
-                        found = (
-                            m.start() if m is not None and m.start() < limit else self._past(k, pos)
-                        )
-                    else:
-                        found = self._next_of(k, pos)
-                    at[k] = found
-                if found < best:
-                    best = found
+        buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
+        first, second, third = at
+        if first < pos:
+            if until[0] < 0 and pos < limit:
+                m = searches[0](buf, pos)
+                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+            else:
+                first = self._next_of(0, pos)
+            at[0] = first
+        if second < pos:
+            if until[1] < 0 and pos < limit:
+                m = searches[1](buf, pos)
+                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+            else:
+                second = self._next_of(1, pos)
+            at[1] = second
+        if third < pos:
+            if until[2] < 0 and pos < limit:
+                m = searches[2](buf, pos)
+                third = m.start() if m is not None and m.start() < limit else self._past(2, pos)
+            else:
+                third = self._next_of(2, pos)
+            at[2] = third
+        best = first if first < second else second
+        best = third if third < best else best
+        return best if best != NONE else -1
+
+    def _next2(self, pos: int) -> int:
+        """:meth:`next_function` for two trigger characters ("<" and ":"), written out."""
+        at = self.at
+        buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
+        first, second = at
+        if first < pos:
+            if until[0] < 0 and pos < limit:
+                m = searches[0](buf, pos)
+                first = m.start() if m is not None and m.start() < limit else self._past(0, pos)
+            else:
+                first = self._next_of(0, pos)
+            at[0] = first
+        if second < pos:
+            if until[1] < 0 and pos < limit:
+                m = searches[1](buf, pos)
+                second = m.start() if m is not None and m.start() < limit else self._past(1, pos)
+            else:
+                second = self._next_of(1, pos)
+            at[1] = second
+        best = first if first < second else second
+        return best if best != NONE else -1
+
+    def _next_any(self, pos: int) -> int:
+        """:meth:`next_function` for any number of trigger characters."""
+        at = self.at
+        best = NONE
+        for k, found in enumerate(at):
+            if found < pos:
+                found = at[k] = self._next_of(k, pos)
+            if found < best:
+                best = found
         return best if best != NONE else -1
 
     def _next_of(self, k: int, pos: int) -> int:
@@ -188,3 +241,8 @@ class TriggerFinder:
 def _search(found: re.Pattern[str] | None, char: str) -> Callable[..., re.Match[str] | None]:
     """The prefilter's search, or one for the bare character where no rule has one."""
     return (found or re.compile(re.escape(char))).search
+
+
+def _sparse_pattern(cfg: Config, char: str) -> re.Pattern[str]:
+    """The sparse prefilter at *char*, or the bare character where no rule has one."""
+    return pattern(cfg, char, Mode.SPARSE) or re.compile(re.escape(char))
