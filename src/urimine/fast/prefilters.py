@@ -100,13 +100,12 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
     # then that (the site dismisses those); then the names, each group with what it
     # needs after its colon (in the text reversed, a look-behind).
-    groups: dict[tuple[str, ...], list[str]] = {}
+    # (a name's parts each with their own near: any of them; one without: none)
+    groups: dict[tuple[tuple[str, ...], ...], list[str]] = {}
     for name, near in nears.items():
-        groups.setdefault(near.pop() if len(near) == 1 else (), []).append(name[::-1])
+        groups.setdefault(() if () in near else tuple(sorted(near)), []).append(name[::-1])
     branches = [
-        "".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) * bool(near)
-        + f"(?:{word_tree(names)})"
-        for near, names in sorted(groups.items())
+        _after_colon(near) + f"(?:{word_tree(names)})" for near, names in sorted(groups.items())
     ]
     if any_word:
         branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
@@ -124,6 +123,15 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         _by_name(shorts),
         re.compile(_union(any_word)) if any_word else None,
     )
+
+
+def _after_colon(nears: tuple[tuple[str, ...], ...]) -> str:
+    """A look-behind (in the text reversed) for what follows the colon: any of *nears*,
+    each a character class a character; "" where there is none."""
+    if not nears:
+        return ""
+    each = ("".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) for near in nears)
+    return "(?:" + "|".join(each) + ")"
 
 
 def _by_name(parts: dict[str, list[str]]) -> dict[bytes, re.Pattern[str]]:

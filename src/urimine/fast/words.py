@@ -30,7 +30,7 @@ from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
 from urimine.rules.patterns import LINE_LOOKBEHIND
 from urimine.rules.table import sites
-from urimine.rules.wrapped import WRAP_MIN
+from urimine.rules.wrapped import WRAP_MAX, WRAP_MIN
 from urimine.scan.lines import LineCursor
 from urimine.speed import ScanStats
 
@@ -356,11 +356,11 @@ def _joined(buf: str, start: int, last: int) -> bool | None:
 
 
 def _at_wrap(buf: str, start: int, end: int) -> bool:
-    """Whether a word with a colon ends a line of the block at least WRAP_MIN long: the
-    wrapped rule may join the next line's first word to its URI."""
+    """Whether a word with a colon ends a line of the block at the wrap column (WRAP_MIN
+    to WRAP_MAX long): the wrapped rule may join the next line's first word to its URI."""
     for m in _COLON_LINE_END(buf, start, end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
-        if m.end(1) - buf.rfind("\n", lo, m.start()) - 1 >= WRAP_MIN:
+        if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True
     return False
 
