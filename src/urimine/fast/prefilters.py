@@ -69,6 +69,19 @@ class ColonNames:
     any_after: re.Pattern[str] | None = None
     """What must follow the colon of any other word (the rules that take any word before
     "//"); None: no rule does."""
+    safe_source: bytes | None = None
+    """:attr:`strict` with what :attr:`short` needs after each name's colon (the parts'
+    ``short_near`` and ``short_never``), for blocks where no run after a colon may be too
+    long; None where it is :attr:`strict`."""
+
+    def safe(self) -> re.Pattern[bytes]:
+        """:attr:`safe_source` compiled (at its first use), or :attr:`strict`."""
+        return self.strict if self.safe_source is None else _compiled(self.safe_source)
+
+
+@cache
+def _compiled(source: bytes) -> re.Pattern[bytes]:
+    return re.compile(source)
 
 
 _STOP_BUT_BACKSLASH = ASCII_STOP.replace("\\x5c", "")
@@ -83,7 +96,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         return None
     checks: dict[str, list[str]] = {}
     shorts: dict[str, list[str]] = {}
-    nears: dict[str, set[tuple[str, ...]]] = {}
+    plain: dict[str, set[str]] = {}
+    safe: dict[str, set[str]] = {}
     any_word: list[str] = []
     for fragment in fragments(cfg, ":"):
         found = fragment(mode, cfg)
@@ -92,46 +106,52 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
             if part.any_word:
                 any_word.append(part.after)  # (by its own branch: the names keep theirs)
                 continue
+            near = _behind(part.near)
+            short = near + _behind(part.short_near) + _behind(part.short_never, "!")
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
                     shorts.setdefault(name, []).append(part.short or part.after)
-                    nears.setdefault(name, set()).add(part.near)
+                    plain.setdefault(name, set()).add(near)
+                    safe.setdefault(name, set()).add(short)
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
     # then that (the site dismisses those); then the names, each group with what it
     # needs after its colon (in the text reversed, a look-behind).
-    # (a name's parts each with their own near: any of them; one without: none)
-    groups: dict[tuple[tuple[str, ...], ...], list[str]] = {}
-    for name, near in nears.items():
-        groups.setdefault(() if () in near else tuple(sorted(near)), []).append(name[::-1])
-    branches = [
-        _after_colon(near) + f"(?:{word_tree(names)})" for near, names in sorted(groups.items())
-    ]
-    if any_word:
-        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
     # ("//" at a line end: the wrapped rule's, which joins the next line)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
-    head = (
-        rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
-        rf"({'|'.join(branches)})"
-    )
+    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
+    head = start + f"({_branches(plain, bool(any_word))})"
+    safe_head = start + f"({_branches(safe, bool(any_word))})"
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),
         _by_name(checks),
         _by_name(shorts),
         re.compile(_union(any_word)) if any_word else None,
+        (safe_head + _BOUNDARY_STRICT).encode() if safe != plain else None,
     )
 
 
-def _after_colon(nears: tuple[tuple[str, ...], ...]) -> str:
-    """A look-behind (in the text reversed) for what follows the colon: any of *nears*,
-    each a character class a character; "" where there is none."""
-    if not nears:
+def _behind(classes: tuple[str, ...], sign: str = "=") -> str:
+    """A look-behind (in the text reversed) for what follows the colon: *classes*, a
+    character class (its body) a character; "" where there are none."""
+    if not classes:
         return ""
-    each = ("".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) for near in nears)
-    return "(?:" + "|".join(each) + ")"
+    return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", ":)"))
+
+
+def _branches(conditions: dict[str, set[str]], any_word: bool) -> str:
+    """The names, grouped by what each needs after its colon: what any of its parts
+    needs (nothing, where one part needs nothing)."""
+    groups: dict[str, list[str]] = {}
+    for name, found in conditions.items():
+        key = "" if "" in found else "|".join(sorted(found)).join(("(?:", ")"))
+        groups.setdefault(key, []).append(name[::-1])
+    branches = [key + f"(?:{word_tree(names)})" for key, names in sorted(groups.items())]
+    if any_word:
+        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+    return "|".join(branches)
 
 
 def _by_name(parts: dict[str, list[str]]) -> dict[bytes, re.Pattern[str]]:

@@ -259,6 +259,12 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return [ColonFragment(None, COLON_AFTER)]
     slashed = AUTHORITY_SCHEMES & cfg.schemes
     return [
-        ColonFragment(slashed, COLON_AFTER, _SLASHES),
-        ColonFragment(cfg.schemes - slashed - {"urn"}, COLON_AFTER, _MAY_HOLD),
+        ColonFragment(slashed, COLON_AFTER, _SLASHES, short_near=("/\\\\", "/")),
+        ColonFragment(
+            cfg.schemes - slashed - {"urn"},
+            COLON_AFTER,
+            _MAY_HOLD,
+            short_near=("^\\[\\]",),
+            short_never=("^?#", "\\["),
+        ),
     ]
