@@ -172,6 +172,12 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "http:// at every line end": lambda n: "http://\n" * (n // 8),
     "a scheme split in brackets": lambda n: _fill("<htt\n p:", n),
     "clock times": lambda n: _fill("Thu Jan  1 00:00:00 1970 12:34:56.789 ", n),
+    # Runs near the length bound with a colon every few characters, each candidate
+    # rejected ("[" in a head without "//", or right after the colon: RFC 3986 3.3, which
+    # the web-chars rule leaves to the grammar there): each once read the rest of its
+    # line again (0.1 MB/s), then cost a Python step at each colon of a dense stretch.
+    "tel:1[a] in lines of 7 KB": lambda n: _fill(_fill("tel:1[a]", 7000) + "\n", n),
+    "tel:[ in lines of 7 KB": lambda n: _fill(_fill("tel:[", 7000) + "\n", n),
 }
 
 
@@ -212,6 +218,8 @@ def test_hostile_input_at_five_megabytes_a_second(name: str, sparse_time: float)
         "http:// at every line end",
         "rejected candidates in glued markup",
         "urn: without an NID",
+        "tel:1[a] in lines of 7 KB",
+        "tel:[ in lines of 7 KB",
     ],
 )
 def test_hostile_input_scales_linearly(name: str) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import chain, takewhile
+from itertools import chain
 
 from urimine.fast.prefilters import ColonNames
 from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
@@ -35,6 +35,8 @@ _SCHEME_RUNS = bytes(
     for c in range(256)
 )
 _LONG_SCHEME_RUN = b"a" * SCHEME_MAX
+_DROPPED_GAP = 64
+"""Colons let go in Python at most this far apart on average turn the safe search on."""
 _RUNS = bytes(ord(" ") if re.match(ASCII_RUN_STOP, chr(c)) else ord("a") for c in range(256))
 """``bytes.translate`` table: "a" for a character of a run (and "?", which stands for
 any other than ASCII), a space for one that ends it."""
@@ -70,6 +72,7 @@ class DenseColons:
         "reach",
         "read_to",
         "run",
+        "safe",
         "sparse_gap",
     )
 
@@ -105,6 +108,10 @@ class DenseColons:
         """How long a run after a colon may be without its candidate being too long."""
         self.long_run: bytes | None = None
         """A run of :attr:`reach` characters (as :data:`_RUNS` maps them)."""
+        self.safe = False
+        """Whether the blocks are searched with :meth:`ColonNames.safe` where they may
+        be: after a block that let many colons go one by one in Python (where few names
+        are found, the plain search costs a little less)."""
 
     def next(self, pos: int) -> int:
         """The first such colon at or after *pos* (before the stretch's end), or -1."""
@@ -168,11 +175,14 @@ class DenseColons:
         if not self.check:
             return [p for m in pattern.finditer(rev) if start <= (p := last - m.start()) < stop]
         matches: Iterable[re.Match[bytes]] = pattern.finditer(rev)
-        if pattern is names.strict and names.safe_source is not None:
+        if self.safe and pattern is names.strict and names.safe_source is not None:
             cut = len(block) - self._safe_before(block, lo)  # (the safe colons, reversed)
-            matches = chain(
-                takewhile(lambda m: m.start() < cut, matches), names.safe().finditer(rev, cut)
-            )
+            if cut < len(block):
+                # (a match from before the cut reads at most a name and two more after it)
+                unsafe = pattern.finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
+                matches = chain(
+                    [m for m in unsafe if m.start() < cut], names.safe().finditer(rev, cut)
+                )
         short, after, other = names.short, names.after, names.any_after
         found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
         found.reverse()  # (forwards: the run measured last serves the colons after it)
@@ -193,6 +203,8 @@ class DenseColons:
             )
         ]
         kept.reverse()
+        if (len(found) - len(kept)) * _DROPPED_GAP > stop - start:
+            self.safe = True  # (for the rest of the stretch: its colons are let go in C)
         return kept
 
     def _safe_before(self, block: bytes, lo: int) -> int:

@@ -96,8 +96,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         return None
     checks: dict[str, list[str]] = {}
     shorts: dict[str, list[str]] = {}
-    plain: dict[str, set[str]] = {}
-    safe: dict[str, set[str]] = {}
+    plain: dict[str, set[_Needs]] = {}
+    safe: dict[str, set[_Needs]] = {}
     any_word: list[str] = []
     for fragment in fragments(cfg, ":"):
         found = fragment(mode, cfg)
@@ -106,17 +106,16 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
             if part.any_word:
                 any_word.append(part.after)  # (by its own branch: the names keep theirs)
                 continue
-            near = _behind(part.near)
-            short = near + _behind(part.short_near) + _behind(part.short_never, "!")
+            short = (part.near, part.short_near, part.short_never)
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
                     shorts.setdefault(name, []).append(part.short or part.after)
-                    plain.setdefault(name, set()).add(near)
+                    plain.setdefault(name, set()).add((part.near, (), ()))
                     safe.setdefault(name, set()).add(short)
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
-    # then that (the site dismisses those); then the names, each group with what it
-    # needs after its colon (in the text reversed, a look-behind).
+    # then that (the site dismisses those); then the names, each with what it needs
+    # after its colon (in the text reversed, a look-behind past the name).
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
     # ("//" at a line end: the wrapped rule's, which joins the next line)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
@@ -133,22 +132,38 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     )
 
 
-def _behind(classes: tuple[str, ...], sign: str = "=") -> str:
-    """A look-behind (in the text reversed) for what follows the colon: *classes*, a
-    character class (its body) a character; "" where there are none."""
+_Needs = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""What a part needs right after a colon: its near, its short near and short never."""
+
+
+def _behind(classes: tuple[str, ...], sign: str, name: int) -> str:
+    """A look-behind, from the end of a name *name* long (in the text reversed), for
+    what follows its colon: *classes*, a character class (its body) a character."""
     if not classes:
         return ""
-    return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", ":)"))
+    return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", f":.{{{name}}})"))
 
 
-def _branches(conditions: dict[str, set[str]], any_word: bool) -> str:
-    """The names, grouped by what each needs after its colon: what any of its parts
-    needs (nothing, where one part needs nothing)."""
-    groups: dict[str, list[str]] = {}
-    for name, found in conditions.items():
-        key = "" if "" in found else "|".join(sorted(found)).join(("(?:", ")"))
-        groups.setdefault(key, []).append(name[::-1])
-    branches = [key + f"(?:{word_tree(names)})" for key, names in sorted(groups.items())]
+def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
+    """The names in one tree, each followed by what any of its parts needs after its
+    colon (nothing, where one part needs nothing): a colon whose name does not follow
+    costs no more than without."""
+    marks: dict[str, str] = {}
+    words = []
+    for name, parts in conditions.items():
+        each = {
+            _behind(near, "=", len(name))
+            + _behind(short_near, "=", len(name))
+            + _behind(never, "!", len(name))
+            for near, short_near, never in parts
+        }
+        if "" in each:
+            words.append(name[::-1])
+            continue
+        check = "|".join(sorted(each)).join(("(?:", ")"))
+        words.append(name[::-1] + marks.setdefault(check, chr(0xE000 + len(marks))))
+    atoms = {mark: check for check, mark in marks.items()}
+    branches = [word_tree(words, lambda c: atoms.get(c) or re.escape(c))]
     if any_word:
         branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
     return "|".join(branches)

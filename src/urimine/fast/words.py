@@ -42,6 +42,8 @@ _SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
 """"://" at a line end, whatever the next line holds (the block may end before it)."""
 _COLON_LINE_END = re.compile(r"(?<!\S)[^\s:]*+:\S*+()[ \t]*+\r?\n").finditer
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
+_UNCLOSED = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
+"""A "<" whose word ends before a ">" (see :func:`_angles_closed`)."""
 
 
 class WordLeaps:
@@ -172,8 +174,8 @@ class WordLeaps:
         if not self._samples_known(buf, start, end):
             return None
         last = _last_cut(buf, i, end) if end > i else -1
-        if last < start:
-            return None
+        if last < start or (angles and _UNCLOSED(buf, start, last + 1) is not None):
+            return None  # (an angle not closed in its word: the check below, in C first)
         joined = _joined(buf, start, last)
         if joined is None:
             return None
