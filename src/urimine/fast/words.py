@@ -174,8 +174,10 @@ class WordLeaps:
         if not self._samples_known(buf, start, end):
             return None
         last = _last_cut(buf, i, end) if end > i else -1
-        if last < start or (angles and _UNCLOSED(buf, start, last + 1) is not None):
-            return None  # (an angle not closed in its word: the check below, in C first)
+        if last < start:
+            return None
+        if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
+            return None  # (an angle not closed in its word: the check below, on a sample)
         joined = _joined(buf, start, last)
         if joined is None:
             return None
