@@ -60,6 +60,8 @@ RUN_PIECES = [
     # ends, a short first piece, a port, an escape, a query and a fragment across them.
     *("http://a-\r\n", "\rc-\n\r\n-\r\nx:-\r\n", "http:/-\n/", "http://-\n", ":80-\n"),
     *("%41-\n", "?q=-\r\n", "#f-\n", "mailto:a@b-\n", "a-\r\n\t", "u@h-\n", "tel:-\n"),
+    # A "[" in a head without "//" (a web character only in a tail): kept, heads cut.
+    *("tel:?[a]", "tel:#[", "file:/[", "x:1[", "tel:1|[a]", "{tel:a}[", "sip:1[a]b"),
 ]
 # Words a word leap decides alone: rejected, taken one at a time, or joined.
 WORD_PIECES = [

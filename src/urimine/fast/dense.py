@@ -15,6 +15,8 @@ there (the run after a colon is measured only where the stronger form fails).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import chain
 
 from urimine.fast.prefilters import ColonNames
 from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
@@ -33,6 +35,11 @@ _SCHEME_RUNS = bytes(
     for c in range(256)
 )
 _LONG_SCHEME_RUN = b"a" * SCHEME_MAX
+_DROPPED_GAP = 64
+"""Colons let go in Python at most this far apart on average turn the safe search on."""
+_RUNS = bytes(ord(" ") if re.match(ASCII_RUN_STOP, chr(c)) else ord("a") for c in range(256))
+"""``bytes.translate`` table: "a" for a character of a run (and "?", which stands for
+any other than ASCII), a space for one that ends it."""
 
 
 def _may_take(buf: str, colon: int, size: int) -> bool:
@@ -60,10 +67,12 @@ class DenseColons:
         "cut",
         "end",
         "found",
+        "long_run",
         "names",
         "reach",
         "read_to",
         "run",
+        "safe",
         "sparse_gap",
     )
 
@@ -97,6 +106,12 @@ class DenseColons:
         from ``lo`` to ``hi`` holds no stop character, and (``stopped``) one is at ``hi``."""
         self.reach = max_len - SCHEME_MAX - 2
         """How long a run after a colon may be without its candidate being too long."""
+        self.long_run: bytes | None = None
+        """A run of :attr:`reach` characters (as :data:`_RUNS` maps them)."""
+        self.safe = False
+        """Whether the blocks are searched with :meth:`ColonNames.safe` where they may
+        be: after a block that let many colons go one by one in Python (where few names
+        are found, the plain search costs a little less)."""
 
     def next(self, pos: int) -> int:
         """The first such colon at or after *pos* (before the stretch's end), or -1."""
@@ -156,9 +171,18 @@ class DenseColons:
         if loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0:
             pattern = names.loose
         last = lo + len(block) - 1
-        matches = pattern.finditer(block[::-1])
+        rev = block[::-1]
         if not self.check:
-            return [p for m in matches if start <= (p := last - m.start()) < stop]
+            return [p for m in pattern.finditer(rev) if start <= (p := last - m.start()) < stop]
+        matches: Iterable[re.Match[bytes]] = pattern.finditer(rev)
+        if self.safe and pattern is names.strict and names.safe_source is not None:
+            cut = len(block) - self._safe_before(block, lo)  # (the safe colons, reversed)
+            if cut < len(block):
+                # (a match from before the cut reads at most a name and two more after it)
+                unsafe = pattern.finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
+                matches = chain(
+                    [m for m in unsafe if m.start() < cut], names.safe().finditer(rev, cut)
+                )
         short, after, other = names.short, names.after, names.any_after
         found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
         found.reverse()  # (forwards: the run measured last serves the colons after it)
@@ -179,7 +203,26 @@ class DenseColons:
             )
         ]
         kept.reverse()
+        if (len(found) - len(kept)) * _DROPPED_GAP > stop - start:
+            self.safe = True  # (for the rest of the stretch: its colons are let go in C)
         return kept
+
+    def _safe_before(self, block: bytes, lo: int) -> int:
+        """How much of *block* (the text from *lo*, ASCII-lowered) holds only runs too
+        short for a candidate to be too long: up to the first run at least :attr:`reach`
+        long, the last one included if it ends within that length after the block."""
+        if self.reach < 1:
+            return 0
+        runs = block.translate(_RUNS)
+        end = len(runs)
+        if runs.endswith(b"a"):
+            end = runs.rfind(b" ") + 1
+            if _ASCII_STOP(self.buf, lo + len(runs), lo + end + self.reach) is not None:
+                end = len(runs)
+        if self.long_run is None:
+            self.long_run = b"a" * self.reach
+        k = runs.find(self.long_run, 0, end)
+        return end if k < 0 else runs.rfind(b" ", 0, k) + 1
 
     def _may_be_too_long(self, colon: int) -> bool:
         """Whether the run of URI characters after *colon* is at least :attr:`reach` long

@@ -31,7 +31,7 @@ class Kept(NamedTuple):
 class Memos:
     """One scanner's memos."""
 
-    __slots__ = ("brackets", "chain", "defanged", "guess", "run", "urn")
+    __slots__ = ("brackets", "chain", "defanged", "guess", "head", "run", "urn")
 
     guess: list[tuple[str, str]]
     """The last registered scheme the colon rule looked up, as written and lowered (the
@@ -41,6 +41,10 @@ class Memos:
     """The hyphen chain matched last (:mod:`urimine.rules.chains`)."""
     run: Kept | None
     """The last long run of URI characters matched (:func:`urimine.rules.delimit.run_end`)."""
+    head: tuple[str, int, int, int] | None
+    """Where the head of the last run read ends (:mod:`urimine.rules.bare`): in ``buf``,
+    the head of the run that ends at ``end`` read from anywhere in ``[lo, at]`` ends
+    at ``at``, as ``(buf, end, lo, at)``."""
     urn: Kept | None
     """The last long URN in text matched (:mod:`urimine.rules.urn_text`)."""
     brackets: dict[str, Levels]
@@ -54,5 +58,5 @@ class Memos:
 
     def forget_text(self) -> None:
         """Drop what was kept of a text."""
-        self.chain = self.run = self.urn = self.defanged = None
+        self.chain = self.run = self.urn = self.defanged = self.head = None
         self.brackets = {}

@@ -69,6 +69,19 @@ class ColonNames:
     any_after: re.Pattern[str] | None = None
     """What must follow the colon of any other word (the rules that take any word before
     "//"); None: no rule does."""
+    safe_source: bytes | None = None
+    """:attr:`strict` with what :attr:`short` needs after each name's colon (the parts'
+    ``short_near`` and ``short_never``), for blocks where no run after a colon may be too
+    long; None where it is :attr:`strict`."""
+
+    def safe(self) -> re.Pattern[bytes]:
+        """:attr:`safe_source` compiled (at its first use), or :attr:`strict`."""
+        return self.strict if self.safe_source is None else _compiled(self.safe_source)
+
+
+@cache
+def _compiled(source: bytes) -> re.Pattern[bytes]:
+    return re.compile(source)
 
 
 _STOP_BUT_BACKSLASH = ASCII_STOP.replace("\\x5c", "")
@@ -83,7 +96,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
         return None
     checks: dict[str, list[str]] = {}
     shorts: dict[str, list[str]] = {}
-    nears: dict[str, set[tuple[str, ...]]] = {}
+    plain: dict[str, set[_Needs]] = {}
+    safe: dict[str, set[_Needs]] = {}
     any_word: list[str] = []
     for fragment in fragments(cfg, ":"):
         found = fragment(mode, cfg)
@@ -92,38 +106,67 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
             if part.any_word:
                 any_word.append(part.after)  # (by its own branch: the names keep theirs)
                 continue
+            short = (part.near, part.short_near, part.short_never)
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
                     shorts.setdefault(name, []).append(part.short or part.after)
-                    nears.setdefault(name, set()).add(part.near)
+                    plain.setdefault(name, set()).add((part.near, (), ()))
+                    safe.setdefault(name, set()).add(short)
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
-    # then that (the site dismisses those); then the names, each group with what it
-    # needs after its colon (in the text reversed, a look-behind).
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for name, near in nears.items():
-        groups.setdefault(near.pop() if len(near) == 1 else (), []).append(name[::-1])
-    branches = [
-        "".join(f"[{c}]" for c in reversed(near)).join(("(?<=", ":)")) * bool(near)
-        + f"(?:{word_tree(names)})"
-        for near, names in sorted(groups.items())
-    ]
-    if any_word:
-        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+    # then that (the site dismisses those); then the names, each with what it needs
+    # after its colon (in the text reversed, a look-behind past the name).
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
     # ("//" at a line end: the wrapped rule's, which joins the next line)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
-    head = (
-        rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
-        rf"({'|'.join(branches)})"
-    )
+    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
+    head = start + f"({_branches(plain, bool(any_word))})"
+    safe_head = start + f"({_branches(safe, bool(any_word))})"
     return ColonNames(
         re.compile((head + _BOUNDARY_STRICT).encode()),
         re.compile((head + "(?![a-z])").encode()),
         _by_name(checks),
         _by_name(shorts),
         re.compile(_union(any_word)) if any_word else None,
+        (safe_head + _BOUNDARY_STRICT).encode() if safe != plain else None,
     )
+
+
+_Needs = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""What a part needs right after a colon: its near, its short near and short never."""
+
+
+def _behind(classes: tuple[str, ...], sign: str, name: int) -> str:
+    """A look-behind, from the end of a name *name* long (in the text reversed), for
+    what follows its colon: *classes*, a character class (its body) a character."""
+    if not classes:
+        return ""
+    return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", f":.{{{name}}})"))
+
+
+def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
+    """The names in one tree, each followed by what any of its parts needs after its
+    colon (nothing, where one part needs nothing): a colon whose name does not follow
+    costs no more than without."""
+    marks: dict[str, str] = {}
+    words = []
+    for name, parts in conditions.items():
+        each = {
+            _behind(near, "=", len(name))
+            + _behind(short_near, "=", len(name))
+            + _behind(never, "!", len(name))
+            for near, short_near, never in parts
+        }
+        if "" in each:
+            words.append(name[::-1])
+            continue
+        check = "|".join(sorted(each)).join(("(?:", ")"))
+        words.append(name[::-1] + marks.setdefault(check, chr(0xE000 + len(marks))))
+    atoms = {mark: check for check, mark in marks.items()}
+    branches = [word_tree(words, lambda c: atoms.get(c) or re.escape(c))]
+    if any_word:
+        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+    return "|".join(branches)
 
 
 def _by_name(parts: dict[str, list[str]]) -> dict[bytes, re.Pattern[str]]:

@@ -32,7 +32,7 @@ from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
 from urimine.rules.patterns import LINE_LOOKBEHIND
 from urimine.rules.table import sites
-from urimine.rules.wrapped import WRAP_MIN
+from urimine.rules.wrapped import WRAP_MAX, WRAP_MIN
 from urimine.scan.lines import LineCursor
 from urimine.speed import ScanStats
 
@@ -49,6 +49,8 @@ _COLON_LINE_END = re.compile(
 the wrap column is a URI with "//", which white space never splits): read once, up to
 its first "//" and on."""
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
+_UNCLOSED = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
+"""A "<" whose word ends before a ">" (see :func:`_angles_closed`)."""
 
 
 class WordLeaps:
@@ -177,6 +179,8 @@ class WordLeaps:
         last = _last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
+        if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
+            return None  # (an angle not closed in its word: the check below, on a sample)
         joined = _joined(buf, start, last)
         if joined is None:
             return None
@@ -369,15 +373,16 @@ def _joined(buf: str, start: int, last: int) -> bool | None:
 
 
 def _at_wrap(buf: str, start: int, end: int) -> bool:
-    """Whether a word with a colon and "//" ends a line of the block at least WRAP_MIN
-    long: the wrapped rule may join the next line's first word to its URI. (Read from
-    the word holding the block's first "//": none before it can be one.)"""
+    """Whether a word with a colon and "//" ends a line of the block at the wrap column
+    (WRAP_MIN to WRAP_MAX long): the wrapped rule may join the next line's first word to
+    its URI. (Read from the word holding the block's first "//": none before it can be
+    one.)"""
     first = buf.find("//", start, end)
     if first < 0:
         return False
     for m in _COLON_LINE_END(buf, max(start, _last_space(buf, start, first) + 1), end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
-        if m.end(1) - buf.rfind("\n", lo, m.start()) - 1 >= WRAP_MIN:
+        if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True
     return False
 

@@ -7,6 +7,8 @@ its grammar refuses but for the characters real links carry (the web-chars rule)
 
 from __future__ import annotations
 
+import re
+
 from urimine.errors import Reason
 from urimine.rules import quote as quote_rule
 from urimine.rules.base import Candidate, ColonFragment, Mode, Pending, PendingType
@@ -140,15 +142,38 @@ def _at_wrap(
 _POSSESSIVE = ("'s", "\u2019s")
 _HAS_STOP = STOP_CHAR.search
 """Whether a run holds a character that ends a URI's head (else its head is all of it)."""
+_HEAD_TO = re.compile(f"[{STOP}?#]")
+"""What ends a head without "//" (:func:`urimine.rules.webchars.head_end`)."""
 
 
 def _run_to(ctx: Context, buf: str, i: int, final: bool) -> int:
     """Where the run of URI characters after the colon ``i`` ends (its head ending at a
     character of STOP), or -1 (the buffer may cut it short)."""
     e = run_end(ctx, buf, i + 1, final)
-    if e >= 0 and _HAS_STOP(buf, i + 1, e) is not None:
+    if e < 0:
+        return e
+    if buf.startswith("//", i + 1):
+        return head_end(buf, i + 1, e)  # (read to the authority's end at most)
+    if ctx.kept:
+        return _kept_head_end(ctx, buf, i + 1, e)
+    if _HAS_STOP(buf, i + 1, e) is not None:
         e = head_end(buf, i + 1, e)
     return e
+
+
+def _kept_head_end(ctx: Context, buf: str, pos: int, e: int) -> int:
+    """:func:`head_end` of a head without "//" from *pos*, the run ending at *e*: where
+    it is read up to (a character of STOP, "?" or "#") is kept, and serves every later
+    candidate that starts before it (``tel:1[a]`` repeated: each would read the rest
+    of its line again)."""
+    known = ctx.memo.head
+    if known is not None and known[0] is buf and known[1] == e and known[2] <= pos <= known[3]:
+        at = known[3]
+    else:
+        m = _HEAD_TO.search(buf, pos, e)
+        at = e if m is None else m.start()
+        ctx.memo.head = (buf, e, pos, at)
+    return at if at < e and buf[at] not in "?#" else e
 
 
 def _extent(
@@ -215,7 +240,7 @@ def _delimit(
     elif before in OPENERS:
         uri = cut_unbalanced(ctx, uri, before, OPENERS[before])
     if "web-chars" in ctx.rules:
-        uri = web_cut(uri, len(scheme))
+        uri = web_cut(ctx, uri, len(scheme))
     uri = trim(uri, len(scheme) + 1, before)
     found, strict = validate_web(ctx, uri, scheme, bare=True)
     for _ in range(3):
@@ -233,14 +258,16 @@ _IP_START = "0-9A-Fa-fVv:"
 address, "v" of IPvFuture)."""
 _MAY_HOLD = (
     rf":(?=[^{STOP}\[\]%]|%[0-9A-Fa-f]{{2}}|%[0-9A-Fa-f]?\Z|\\/)(?!//[{STOP}])"
-    rf"(?!//\[[^{_IP_START}])"
+    rf"(?!//\[[^{_IP_START}])(?![^?#]\[)"
 )
 """After a scheme's colon, what a URI may hold there (seed 002 section 3; RFC 3986 3.3):
 not a stop character, "[" or "]" (only an IP literal after "//" holds them), nor "%"
 without two hex digits, nor "//[" then what starts no IP literal (JSON's escaped slash
-"\\/" is the escaped rule's). The rule cuts a bare
-URI at the first character its grammar refuses, but not within three characters of the
-colon: there it can only reject ("tel:[x]", "mailto:%zz")."""
+"\\/" is the escaped rule's), nor "[" after the first character but "?" or "#" (a
+"[" in the head of a URI without "//", which the web-chars rule leaves to the grammar).
+The rule cuts a bare URI at the first character its grammar refuses, but not within
+three characters of the colon: there it can only reject ("tel:[x]", "mailto:%zz",
+"tel:1[a]")."""
 _SLASHES = rf":(?=//[^{STOP}]|\\/\\/)(?!//\[[^{_IP_START}])"
 """After the colon of a scheme that needs an authority (bare text, :func:`validate`), or
 JSON's escaped "\\/\\/"."""
@@ -257,6 +284,12 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return [ColonFragment(None, COLON_AFTER)]
     slashed = AUTHORITY_SCHEMES & cfg.schemes
     return [
-        ColonFragment(slashed, COLON_AFTER, _SLASHES),
-        ColonFragment(cfg.schemes - slashed - {"urn"}, COLON_AFTER, _MAY_HOLD),
+        ColonFragment(slashed, COLON_AFTER, _SLASHES, short_near=("/\\\\", "/")),
+        ColonFragment(
+            cfg.schemes - slashed - {"urn"},
+            COLON_AFTER,
+            _MAY_HOLD,
+            short_near=("^\\[\\]",),
+            short_never=("^?#", "\\["),
+        ),
     ]

@@ -97,6 +97,12 @@ class ColonFragment:
     near: tuple[str, ...] = ()
     """What :attr:`after` needs in any case right after the colon, a character class
     (its body, ASCII) a character: asked by the names search itself, in C."""
+    short_near: tuple[str, ...] = ()
+    """What :attr:`short` needs right after the colon, as :attr:`near`: asked in C where
+    no run after a colon of the block may be too long."""
+    short_never: tuple[str, ...] = ()
+    """What :attr:`short` never matches right after the colon (one character class a
+    character): asked in C as :attr:`short_near` is."""
     any_word: bool = False
     """Also at the colon of any word followed by "//", registered or not (:attr:`after`
     then needs the "//")."""

@@ -97,7 +97,7 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     blanks and quote markers) starts with what an authority may start with."""
     if mode is Mode.SPARSE:
         return COLON_SPARSE  # (every such colon is one: one prefilter, as the bare rule's)
-    return [ColonFragment(None, _DENSE_AFTER)]
+    return [ColonFragment(None, _DENSE_AFTER, near=("/", "/"))]
 
 
 WRAP_MIN = 66

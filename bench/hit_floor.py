@@ -1,0 +1,76 @@
+"""Hit-dense hostile shapes against their floor: what a scan costs a hit, and what the
+least an extractor that reports each hit does costs it (the parser's check, the key,
+the ``Hit``), over the same hits.
+
+    python bench/hit_floor.py              # each shape repeated to 500 KB
+    python bench/hit_floor.py --kb 2000
+
+In-process, CPU time, best of three. The key is computed uncached for the floor (the
+scanner's is cached, which text that repeats its URIs gains from).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from collections.abc import Callable
+
+from urimine import Hit, Scanner, dedup_key
+from urimine.parser import check_uri
+
+SHAPES: dict[str, tuple[str, str]] = {
+    "legacy-backslash": ("<URN:ietf:rfc\\", "default"),
+    "crlf-hyphens": ("http://a-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", "default"),
+    "colon-mix": ("x:y:z:http:https:urn:URL:<URN:mailto:", "default"),
+    "www.a.com/": ("www.a.com/ ", "default"),
+    "a@b.com. (email)": ("a@b.com. ", "default,email"),
+    "a[.]com (defanged)": ("a[.]com ", "default,defanged"),
+}
+
+
+def _best(run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        gc.collect()
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def measure(piece: str, rules: str, size: int) -> tuple[int, float, float]:
+    """The hits of *piece* repeated to *size* characters, the scan's seconds and the
+    floor's."""
+    text = (piece * (size // len(piece) + 1))[:size]
+    hits = list(Scanner(rules=rules).hits([text]))
+    key = dedup_key.__wrapped__  # type: ignore[attr-defined]
+
+    def floor() -> None:
+        for h in hits:
+            check_uri(h.uri)
+            Hit(h.uri, h.raw, h.start, h.end, h.line, h.column, h.context, h.kind,
+                h.scheme, key(h.uri), h.alternative, h.strict, None)  # fmt: skip
+
+    scan = _best(lambda: sum(1 for _ in Scanner(rules=rules).hits([text])))
+    return len(hits), scan, _best(floor)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kb", type=int, default=500)
+    args = parser.parse_args()
+    size = args.kb * 1000
+    print("| shape | MB/s | hits | us a hit | floor us a hit | scan / floor | floor MB/s |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for name, (piece, rules) in SHAPES.items():
+        count, scan, floor = measure(piece, rules, size)
+        per = max(count, 1)
+        print(
+            f"| {name} | {size / scan / 1e6:.1f} | {count} | {scan / per * 1e6:.2f} "
+            f"| {floor / per * 1e6:.2f} | {scan / floor:.1f} | {size / floor / 1e6:.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
