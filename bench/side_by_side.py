@@ -40,19 +40,20 @@ CHILD = """
 import json, sys, time
 import urimine
 text = open(sys.argv[1], encoding="utf-8").read()
-for _ in urimine.finditer(sys.argv[2]):
+options = {"rules": sys.argv[3].split(",")} if len(sys.argv) > 3 else {}
+for _ in urimine.finditer(sys.argv[2], **options):
     pass
 started = time.process_time()
 hits = 0
-for _ in urimine.finditer(text):
+for _ in urimine.finditer(text, **options):
     hits += 1
 print(json.dumps({"seconds": time.process_time() - started, "hits": hits}))
 """
 
 
-def child(python: str, path: Path, timeout: float) -> dict[str, float]:
+def child(python: str, path: Path, timeout: float, rules: str = "") -> dict[str, float]:
     done = subprocess.run(
-        [python, "-c", CHILD, str(path), WARM_UP],
+        [python, "-c", CHILD, str(path), WARM_UP, *([rules] if rules else [])],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -62,7 +63,12 @@ def child(python: str, path: Path, timeout: float) -> dict[str, float]:
 
 
 def compare(
-    pythons: dict[str, str], path: Path, rounds: int, rnd: random.Random, timeout: float
+    pythons: dict[str, str],
+    path: Path,
+    rounds: int,
+    rnd: random.Random,
+    timeout: float,
+    rules: dict[str, str] | None = None,
 ) -> dict[str, dict[str, float]]:
     times: dict[str, list[float]] = {name: [] for name in pythons}
     hits: dict[str, int] = {}
@@ -70,7 +76,7 @@ def compare(
         order = list(pythons)
         rnd.shuffle(order)
         for name in order:
-            out = child(pythons[name], path, timeout)
+            out = child(pythons[name], path, timeout, (rules or {}).get(name, ""))
             times[name].append(out["seconds"])
             hits[name] = int(out["hits"])
     size = path.stat().st_size / 1e6
@@ -92,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--after-rules",
+        default="",
+        help="the rules the new version scans with, comma-separated (default: its default)",
+    )
     args = parser.parse_args(argv)
     pythons = {"before": args.before, "after": args.after}
     rnd = random.Random(args.seed)
@@ -110,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, text, rounds in jobs:
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8")
-            res = compare(pythons, path, rounds, rnd, args.timeout)
+            res = compare(pythons, path, rounds, rnd, args.timeout, {"after": args.after_rules})
             b, a = res["before"], res["after"]
             line = (
                 f"| {name} | {b['mb_s']:.1f} | {a['mb_s']:.1f} | {a['mb_s'] / b['mb_s']:.3f} "
