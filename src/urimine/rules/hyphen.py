@@ -187,7 +187,11 @@ def _may_join(ctx: Context, word: str, j: int, colon: int) -> bool:
     if scheme == "urn":
         return check_urn(word[j:]) is None
     return (
-        (ctx.any_scheme or scheme in ctx.schemes)
+        (
+            ctx.any_scheme
+            or scheme in ctx.schemes
+            or (ctx.slashed and word.startswith("//", colon + 1))  # "e.g.foo://" (slashed)
+        )
         and scheme_refusal(word[colon + 1 :], scheme, bare=True) is None
         and could_start_uri(word[j:])
     )
