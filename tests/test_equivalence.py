@@ -11,8 +11,10 @@ pauses). ``tests/fuzz/differential.py`` runs the same comparison for longer in C
 from __future__ import annotations
 
 import gzip
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +27,9 @@ from urimine import Hit, Rejection, Scanner, Speed
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpora"
 REGRESSIONS = ROOT / "tests" / "fixtures" / "equivalence-regressions.txt"
+RULE_REGRESSIONS = ROOT / "tests" / "fixtures" / "equivalence-regressions-rules.jsonl"
+"""The same, for texts that need rules, a length bound and the small knobs (JSON Lines:
+``text``, ``rules``, ``max_len`` and ``why``)."""
 
 
 def every_way(
@@ -173,3 +178,13 @@ def test_mechanisms_answer_as_the_plain_path_on_corpora(name: str, text: str) ->
 def test_fuzz_differences_found_at_the_merge_of_issues_30_and_31(text: str, rules: str) -> None:
     assert_as_plain(text, SMALL_KNOBS, rejections=False, max_len=300, rules=rules)
     assert_as_plain(text, {}, rejections=True, rules=rules)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [json.loads(line) for line in RULE_REGRESSIONS.read_text("ascii").splitlines()],
+    ids=lambda case: case["why"][:40],
+)
+def test_fuzz_differences_with_rules_and_a_length_bound(case: dict[str, Any]) -> None:
+    assert_as_plain(case["text"], SMALL_KNOBS, False, case["max_len"], case["rules"])
+    assert_as_plain(case["text"], {}, True, case["max_len"], case["rules"])

@@ -182,11 +182,11 @@ class WordLeaps:
         if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
             return None  # (an angle not closed in its word: the check below, on a sample)
         joined = _joined(buf, start, last)
-        if joined is None:
-            return None
         stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         text = buf[start:stop]
-        spaced = _spaced(text)
+        spaced = _spaced_within(text, self.ctx.max_len)
+        if joined is None or spaced is None:
+            return None
         words = _split(spaced)
         distinct = set(words)
         unknown = distinct.difference(self.without_hits, self.hits_of)
@@ -396,6 +396,17 @@ def _angles_closed(word: str) -> bool:
 def _spaced(text: str) -> str:
     """*text* with a space after each ">"."""
     return text.replace(">", "> ") if ">" in text else text
+
+
+def _spaced_within(text: str, longest: int) -> str | None:
+    """:func:`_spaced`, or None where a word of *text* taken whole across its ">" (as a
+    candidate may run, where the rules read on past one) is as long as the length bound:
+    a too-long candidate skips to the next white space, past the ">" a leap ends words at."""
+    if ">" not in text:
+        return text
+    if any(len(word) >= longest for word in _split(text)):
+        return None
+    return text.replace(">", "> ")
 
 
 def _split(spaced: str) -> list[str]:
