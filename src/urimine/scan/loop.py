@@ -121,12 +121,15 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
             if want_rejections:
                 out.append(sc.rejection(buf, res))
             if res.consume:
-                sc.skip_to_space = res.too_long
                 pos = last_end = res.end
-                continue
-            miss(i)
-            pos = res.resume or i + 1
-            at = i
+                if res.too_long:
+                    sc.skip_to_space = True
+                    continue
+                at = pos  # (counted too: a block may start at the next word)
+            else:
+                miss(i)
+                pos = res.resume or i + 1
+                at = i
         if words is not None:
             word_misses += 1
             if word_misses >= word_limit:
