@@ -48,6 +48,7 @@ _COLON_LINE_END = re.compile(
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
 the wrap column is a URI with "//", which white space never splits): read once, up to
 its first "//" and on."""
+_CUT = re.compile(r"[ \t\r\n>]").search
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 _UNCLOSED = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
 """A "<" whose word ends before a ">" (see :func:`_angles_closed`)."""
@@ -69,6 +70,7 @@ class WordLeaps:
         "stats",
         "window",
         "without_hits",
+        "word_end",
     )
 
     def __init__(
@@ -90,6 +92,9 @@ class WordLeaps:
         self.leap_from = -1
         """Where the next try may be (absolute): a try that fails waits."""
         self.block = ctx.tuning.word_block
+        self.word_end = -1
+        """Where the word that a try found partly scanned and holding hits ends
+        (absolute), or -1: the next try is at the decision that ends there."""
         self.retry = False
 
     def hook(
@@ -107,10 +112,24 @@ class WordLeaps:
         goes on, where the last candidate ends, and the triggers to count before the next
         call."""
         tuning = self.ctx.tuning
-        if base + at - self.window > tuning.word_misses * tuning.word_gap:
+        if self.word_end >= 0:
+            if base + at < self.word_end:
+                return pos, last_end, tuning.word_misses - 1  # (asked again at the next)
+            if base + at > self.word_end:  # the word's last decision was not counted
+                self.word_end = -1
+                self.leap_from = base + at + self.block // 2
+                return pos, last_end, 0
+            self.word_end = -1  # read whole: tried now
+        elif base + at - self.window > tuning.word_misses * tuning.word_gap:
             self.window = base + at  # far apart: counted again from here
             return pos, last_end, 0
+        blocks = self.stats.word_blocks
         pos, misses, last_end = self._leap(buf, base, at, pos, last_end, final, out, cursor)
+        while self.stats.word_blocks > blocks:
+            # A block leapt ends before a word the scan has not read: the next may start
+            # there (a word read in part that holds hits may not start one).
+            blocks = self.stats.word_blocks
+            pos, misses, last_end = self._leap(buf, base, pos, pos, last_end, final, out, cursor)
         self.window = base + pos
         return pos, last_end, misses
 
@@ -143,6 +162,9 @@ class WordLeaps:
         block = self._block_hits(buf, start, i, pos, final)
         self.block = min(2 * self.block, self.ctx.tuning.word_block_max)
         if block is None:
+            if self.word_end >= 0:
+                self.word_end += base
+                return pos, misses - 1, last_end
             self.leap_from = base + i + self.block // 2
             return pos, 0, last_end
         end, start, words, known, spaced = block
@@ -198,6 +220,9 @@ class WordLeaps:
         if not self._decide(unknown, known):
             return None
         if start < pos and _scanned_hold_hits(words, known, pos - start):
+            # A long word that holds hits, read in part: tried again where the scan
+            # has read it whole, if a decision ends there.
+            self.word_end = _next_cut(buf, pos, last + 1)
             return None
         if joined and not self._ends_join_no_hit(distinct, known):
             return None
@@ -356,6 +381,12 @@ def _last_space(buf: str, lo: int, hi: int) -> int:
 def _last_cut(buf: str, lo: int, hi: int) -> int:
     """Where the last white space or ">" of ``buf[lo:hi]`` stands, or -1."""
     return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
+
+
+def _next_cut(buf: str, lo: int, hi: int) -> int:
+    """Where the first white space or ">" of ``buf[lo:hi]`` stands, or -1."""
+    m = _CUT(buf, lo, hi)
+    return -1 if m is None else m.start()
 
 
 def _joined(buf: str, start: int, last: int) -> bool | None:
