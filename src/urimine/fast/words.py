@@ -61,6 +61,7 @@ class WordLeaps:
         "block",
         "chars",
         "ctx",
+        "fresh",
         "hits_alone",
         "hits_of",
         "joined_ends",
@@ -92,6 +93,9 @@ class WordLeaps:
         self.leap_from = -1
         """Where the next try may be (absolute): a try that fails waits."""
         self.block = ctx.tuning.word_block
+        self.fresh = -1
+        """Where the blocks leapt stopped, a slice on, before a word nothing read
+        (absolute), or -1: the next scan starts with a try there."""
         self.word_end = -1
         """Where the word that a try found partly scanned and holding hits ends
         (absolute), or -1: the next try is at the decision that ends there."""
@@ -123,11 +127,15 @@ class WordLeaps:
         elif base + at - self.window > tuning.word_misses * tuning.word_gap:
             self.window = base + at  # far apart: counted again from here
             return pos, last_end, 0
-        blocks = self.stats.word_blocks
+        blocks, entered = self.stats.word_blocks, pos
         pos, misses, last_end = self._leap(buf, base, at, pos, last_end, final, out, cursor)
         while self.stats.word_blocks > blocks:
             # A block leapt ends before a word the scan has not read: the next may start
-            # there (a word read in part that holds hits may not start one).
+            # there (a word read in part that holds hits may not start one). Past a
+            # slice, the hits are handed over first (Scanner.hits).
+            if pos - entered >= tuning.slice:
+                self.fresh = base + pos
+                break
             blocks = self.stats.word_blocks
             pos, misses, last_end = self._leap(buf, base, pos, pos, last_end, final, out, cursor)
         self.window = base + pos
