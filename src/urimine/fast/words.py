@@ -12,7 +12,8 @@ inside is ignored (each "<" needs its ">" in its word), a hyphen at a line break
 (:func:`urimine.rules.hyphen.joins_no_hit`), and the wrapped rule's line ends ("://",
 or a word with a colon and "//" at the wrap column: such a block is not leapt). Nor is a block
 leapt whose words could be too long (the rejection ends the scan at the next white
-space), or where a word the scan read part of holds a hit.
+space), or where a word the scan read part of holds a hit: the next try is then where
+that word ends, and a block leapt is followed by the next from its end.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from operator import add
 
 from urimine.fast.dense import LOOKAHEAD
 from urimine.fast.prefilters import pattern
+from urimine.fast.word_text import last_cut, last_space, next_cut, spaced_text, split_words
 from urimine.model import Hit, Rejection
 from urimine.rules.base import Mode
 from urimine.rules.config import Config
@@ -48,7 +50,6 @@ _COLON_LINE_END = re.compile(
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
 the wrap column is a URI with "//", which white space never splits): read once, up to
 its first "//" and on."""
-_CUT = re.compile(r"[ \t\r\n>]").search
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 _UNCLOSED = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
 """A "<" whose word ends before a ">" (see :func:`_angles_closed`)."""
@@ -189,7 +190,7 @@ class WordLeaps:
         could be too long."""
         longest = self.ctx.max_len
         lo = last_end if last_end > i - longest else i - longest
-        start = _last_cut(buf, lo, i + 1) + 1
+        start = last_cut(buf, lo, i + 1) + 1
         if start == 0 and (lo > 0 or base > 0):
             return -1
         return start
@@ -206,7 +207,7 @@ class WordLeaps:
         angles = buf.find("<", start, end) >= 0
         if not self._samples_known(buf, start, end):
             return None
-        last = _last_cut(buf, i, end) if end > i else -1
+        last = last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
         if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
@@ -216,8 +217,8 @@ class WordLeaps:
             return None
         stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         text = buf[start:stop]
-        spaced = _spaced(text)
-        words = _split(spaced)
+        spaced = spaced_text(text)
+        words = split_words(spaced)
         distinct = set(words)
         unknown = distinct.difference(self.without_hits, self.hits_of)
         if len(unknown) > tuning.word_unknown:
@@ -230,7 +231,7 @@ class WordLeaps:
         if start < pos and _scanned_hold_hits(words, known, pos - start):
             # A long word that holds hits, read in part: tried again where the scan
             # has read it whole, if a decision ends there.
-            self.word_end = _next_cut(buf, pos, last + 1)
+            self.word_end = next_cut(buf, pos, last + 1)
             return None
         if joined and not self._ends_join_no_hit(distinct, known):
             return None
@@ -243,11 +244,11 @@ class WordLeaps:
         sample = tuning.word_sample
         if end - start <= sample:
             return True
-        head = set(_split(_spaced(buf[start : start + sample])))
+        head = set(split_words(spaced_text(buf[start : start + sample])))
         if len(head.difference(self.without_hits, self.hits_of)) > tuning.word_few:
             return False
         if end - start > 4 * sample:
-            tail = set(_split(_spaced(buf[end - sample : end])))
+            tail = set(split_words(spaced_text(buf[end - sample : end])))
             tail.difference_update(head, self.without_hits, self.hits_of)
             if len(tail) > tuning.word_few:
                 return False
@@ -379,24 +380,6 @@ def _others(cfg: Config) -> tuple[Callable[..., re.Match[str] | None], ...]:
     )
 
 
-def _last_space(buf: str, lo: int, hi: int) -> int:
-    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1."""
-    last = max(buf.rfind(" ", lo, hi), buf.rfind("\n", lo, hi))
-    after = last + 1 if last >= 0 else lo
-    return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
-
-
-def _last_cut(buf: str, lo: int, hi: int) -> int:
-    """Where the last white space or ">" of ``buf[lo:hi]`` stands, or -1."""
-    return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
-
-
-def _next_cut(buf: str, lo: int, hi: int) -> int:
-    """Where the first white space or ">" of ``buf[lo:hi]`` stands, or -1."""
-    m = _CUT(buf, lo, hi)
-    return -1 if m is None else m.start()
-
-
 def _joined(buf: str, start: int, last: int) -> bool | None:
     """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
     line break, which may join them to the next line; None where they hold "URL:",
@@ -419,7 +402,7 @@ def _at_wrap(buf: str, start: int, end: int) -> bool:
     first = buf.find("//", start, end)
     if first < 0:
         return False
-    for m in _COLON_LINE_END(buf, max(start, _last_space(buf, start, first) + 1), end):
+    for m in _COLON_LINE_END(buf, max(start, last_space(buf, start, first) + 1), end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True
@@ -430,17 +413,6 @@ def _angles_closed(word: str) -> bool:
     """Whether each "<" of *word* has a ">" after it in the word, and no "\\" stands in
     it where it may hold a 1993 URN (whose "\\" escapes ">" and white space)."""
     return word.rfind(">") > word.rfind("<") and not ("\\" in word and "urn:" in word.lower())
-
-
-def _spaced(text: str) -> str:
-    """*text* with a space after each ">"."""
-    return text.replace(">", "> ") if ">" in text else text
-
-
-def _split(spaced: str) -> list[str]:
-    """*spaced* split at each space, tab, CR and LF (not at other white space, which an
-    IRI's run may hold)."""
-    return spaced.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
 
 
 def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:
