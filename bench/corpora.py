@@ -43,6 +43,10 @@ WORST: dict[str, bytes] = {
     "colon-mix": b"x:y:z:http:https:urn:URL:<URN:mailto:",
     "legacy-backslash": b"<URN:ietf:rfc\\",
     "crlf-hyphens": b"http://a-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n",
+    "abbreviated-www": b"www.a.com/ ",
+    # one word a line of 7 KB, a hit at its end, every other colon a rejection
+    "http-http-7kb-lines": (b"http:http://" * 584)[:7000] + b"\n",
+    "rejected-urn-inner-colon": b"urn:ab:%00:x ",
 }
 
 

@@ -178,6 +178,15 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # line again (0.1 MB/s), then cost a Python step at each colon of a dense stretch.
     "tel:1[a] in lines of 7 KB": lambda n: _fill(_fill("tel:1[a]", 7000) + "\n", n),
     "tel:[ in lines of 7 KB": lambda n: _fill(_fill("tel:[", 7000) + "\n", n),
+    # Dense with candidates, where the word leaps pass over what repeats: URNs whose
+    # check fails, each rejected to the end of its NSS (issue 30 item 9), a Python
+    # decision each (2 MB/s) while such a rejection was not counted toward a leap;
+    # lines of 7 KB that are one word with a hit at its end (a try at a word read in
+    # part that holds hits waited and tried mid-word again: 0.8 MB/s, each candidate
+    # read to its line's end); abbreviated URIs after white space.
+    "rejected URNs with an inner colon": lambda n: _fill("urn:ab:%00:x ", n),
+    "http:http:// in lines of 7 KB": lambda n: _fill(_fill("http:http://", 7000) + "\n", n),
+    "www.a.com/ repeated": lambda n: _fill("www.a.com/ ", n),
 }
 
 
@@ -220,6 +229,9 @@ def test_hostile_input_at_five_megabytes_a_second(name: str, sparse_time: float)
         "urn: without an NID",
         "tel:1[a] in lines of 7 KB",
         "tel:[ in lines of 7 KB",
+        "rejected URNs with an inner colon",
+        "http:http:// in lines of 7 KB",
+        "www.a.com/ repeated",
     ],
 )
 def test_hostile_input_scales_linearly(name: str) -> None:

@@ -12,7 +12,8 @@ inside is ignored (each "<" needs its ">" in its word), a hyphen at a line break
 (:func:`urimine.rules.hyphen.joins_no_hit`), and the wrapped rule's line ends ("://",
 or a word with a colon and "//" at the wrap column: such a block is not leapt). Nor is a block
 leapt whose words could be too long (the rejection ends the scan at the next white
-space), or where a word the scan read part of holds a hit.
+space), or where a word the scan read part of holds a hit: the next try is then where
+that word ends, and a block leapt is followed by the next from its end.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from operator import add
 
 from urimine.fast.dense import LOOKAHEAD
 from urimine.fast.prefilters import pattern
+from urimine.fast.word_text import (
+    last_cut,
+    last_space,
+    next_cut,
+    spaced_text,
+    spaced_within,
+    split_words,
+)
 from urimine.model import Hit, Rejection
 from urimine.rules.base import Mode
 from urimine.rules.config import Config
@@ -60,6 +69,7 @@ class WordLeaps:
         "block",
         "chars",
         "ctx",
+        "fresh",
         "hits_alone",
         "hits_of",
         "joined_ends",
@@ -69,6 +79,7 @@ class WordLeaps:
         "stats",
         "window",
         "without_hits",
+        "word_end",
     )
 
     def __init__(
@@ -90,6 +101,12 @@ class WordLeaps:
         self.leap_from = -1
         """Where the next try may be (absolute): a try that fails waits."""
         self.block = ctx.tuning.word_block
+        self.fresh = -1
+        """Where the blocks leapt stopped, a slice on, before a word nothing read
+        (absolute), or -1: the next scan starts with a try there."""
+        self.word_end = -1
+        """Where the word that a try found partly scanned and holding hits ends
+        (absolute), or -1: the next try is at the decision that ends there."""
         self.retry = False
 
     def hook(
@@ -107,10 +124,28 @@ class WordLeaps:
         goes on, where the last candidate ends, and the triggers to count before the next
         call."""
         tuning = self.ctx.tuning
-        if base + at - self.window > tuning.word_misses * tuning.word_gap:
+        if self.word_end >= 0:
+            if base + at < self.word_end:
+                return pos, last_end, tuning.word_misses - 1  # (asked again at the next)
+            if base + at > self.word_end:  # the word's last decision was not counted
+                self.word_end = -1
+                self.leap_from = base + at + self.block // 2
+                return pos, last_end, 0
+            self.word_end = -1  # read whole: tried now
+        elif base + at - self.window > tuning.word_misses * tuning.word_gap:
             self.window = base + at  # far apart: counted again from here
             return pos, last_end, 0
+        blocks, entered = self.stats.word_blocks, pos
         pos, misses, last_end = self._leap(buf, base, at, pos, last_end, final, out, cursor)
+        while self.stats.word_blocks > blocks:
+            # A block leapt ends before a word the scan has not read: the next may start
+            # there (a word read in part that holds hits may not start one). Past a
+            # slice, the hits are handed over first (Scanner.hits).
+            if pos - entered >= tuning.slice:
+                self.fresh = base + pos
+                break
+            blocks = self.stats.word_blocks
+            pos, misses, last_end = self._leap(buf, base, pos, pos, last_end, final, out, cursor)
         self.window = base + pos
         return pos, last_end, misses
 
@@ -143,6 +178,9 @@ class WordLeaps:
         block = self._block_hits(buf, start, i, pos, final)
         self.block = min(2 * self.block, self.ctx.tuning.word_block_max)
         if block is None:
+            if self.word_end >= 0:
+                self.word_end += base
+                return pos, misses - 1, last_end
             self.leap_from = base + i + self.block // 2
             return pos, 0, last_end
         end, start, words, known, spaced = block
@@ -159,7 +197,7 @@ class WordLeaps:
         could be too long."""
         longest = self.ctx.max_len
         lo = last_end if last_end > i - longest else i - longest
-        start = _last_cut(buf, lo, i + 1) + 1
+        start = last_cut(buf, lo, i + 1) + 1
         if start == 0 and (lo > 0 or base > 0):
             return -1
         return start
@@ -176,7 +214,7 @@ class WordLeaps:
         angles = buf.find("<", start, end) >= 0
         if not self._samples_known(buf, start, end):
             return None
-        last = _last_cut(buf, i, end) if end > i else -1
+        last = last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
         if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
@@ -184,10 +222,10 @@ class WordLeaps:
         joined = _joined(buf, start, last)
         stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         text = buf[start:stop]
-        spaced = _spaced_within(text, self.ctx.max_len)
+        spaced = spaced_within(text, self.ctx.max_len)
         if joined is None or spaced is None:
             return None
-        words = _split(spaced)
+        words = split_words(spaced)
         distinct = set(words)
         unknown = distinct.difference(self.without_hits, self.hits_of)
         if len(unknown) > tuning.word_unknown:
@@ -198,6 +236,9 @@ class WordLeaps:
         if not self._decide(unknown, known):
             return None
         if start < pos and _scanned_hold_hits(words, known, pos - start):
+            # A long word that holds hits, read in part: tried again where the scan
+            # has read it whole, if a decision ends there.
+            self.word_end = next_cut(buf, pos, last + 1)
             return None
         if joined and not self._ends_join_no_hit(distinct, known):
             return None
@@ -210,11 +251,11 @@ class WordLeaps:
         sample = tuning.word_sample
         if end - start <= sample:
             return True
-        head = set(_split(_spaced(buf[start : start + sample])))
+        head = set(split_words(spaced_text(buf[start : start + sample])))
         if len(head.difference(self.without_hits, self.hits_of)) > tuning.word_few:
             return False
         if end - start > 4 * sample:
-            tail = set(_split(_spaced(buf[end - sample : end])))
+            tail = set(split_words(spaced_text(buf[end - sample : end])))
             tail.difference_update(head, self.without_hits, self.hits_of)
             if len(tail) > tuning.word_few:
                 return False
@@ -346,18 +387,6 @@ def _others(cfg: Config) -> tuple[Callable[..., re.Match[str] | None], ...]:
     )
 
 
-def _last_space(buf: str, lo: int, hi: int) -> int:
-    """Where the last space, tab, CR or LF of ``buf[lo:hi]`` stands, or -1."""
-    last = max(buf.rfind(" ", lo, hi), buf.rfind("\n", lo, hi))
-    after = last + 1 if last >= 0 else lo
-    return max(last, buf.rfind("\t", after, hi), buf.rfind("\r", after, hi))
-
-
-def _last_cut(buf: str, lo: int, hi: int) -> int:
-    """Where the last white space or ">" of ``buf[lo:hi]`` stands, or -1."""
-    return max(_last_space(buf, lo, hi), buf.rfind(">", lo, hi))
-
-
 def _joined(buf: str, start: int, last: int) -> bool | None:
     """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
     line break, which may join them to the next line; None where they hold "URL:",
@@ -380,7 +409,7 @@ def _at_wrap(buf: str, start: int, end: int) -> bool:
     first = buf.find("//", start, end)
     if first < 0:
         return False
-    for m in _COLON_LINE_END(buf, max(start, _last_space(buf, start, first) + 1), end):
+    for m in _COLON_LINE_END(buf, max(start, last_space(buf, start, first) + 1), end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True
@@ -391,28 +420,6 @@ def _angles_closed(word: str) -> bool:
     """Whether each "<" of *word* has a ">" after it in the word, and no "\\" stands in
     it where it may hold a 1993 URN (whose "\\" escapes ">" and white space)."""
     return word.rfind(">") > word.rfind("<") and not ("\\" in word and "urn:" in word.lower())
-
-
-def _spaced(text: str) -> str:
-    """*text* with a space after each ">"."""
-    return text.replace(">", "> ") if ">" in text else text
-
-
-def _spaced_within(text: str, longest: int) -> str | None:
-    """:func:`_spaced`, or None where a word of *text* taken whole across its ">" (as a
-    candidate may run, where the rules read on past one) is as long as the length bound:
-    a too-long candidate skips to the next white space, past the ">" a leap ends words at."""
-    if ">" not in text:
-        return text
-    if any(len(word) >= longest for word in _split(text)):
-        return None
-    return text.replace(">", "> ")
-
-
-def _split(spaced: str) -> list[str]:
-    """*spaced* split at each space, tab, CR and LF (not at other white space, which an
-    IRI's run may hold)."""
-    return spaced.replace("\n", " ").replace("\t", " ").replace("\r", " ").split(" ")
 
 
 def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:

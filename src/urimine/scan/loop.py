@@ -45,6 +45,9 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
     next_trigger, miss, sites = finder.next_function(), finder.miss, sc.sites
     words = sc.words
     word_misses, word_limit = sc.word_misses, ctx.tuning.word_misses
+    if words is not None and words.fresh == base + pos:
+        words.fresh = -1  # (the last scan's blocks stopped before a word: on from there)
+        pos, last_end, word_misses = words.hook(buf, base, pos, pos, last_end, final, out, cursor)
     lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start
     shortcuts = 0
     stalled = False
@@ -121,12 +124,15 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
             if want_rejections:
                 out.append(sc.rejection(buf, res))
             if res.consume:
-                sc.skip_to_space = res.too_long
                 pos = last_end = res.end
-                continue
-            miss(i)
-            pos = res.resume or i + 1
-            at = i
+                if res.too_long:
+                    sc.skip_to_space = True
+                    continue
+                at = pos  # (counted too: a block may start at the next word)
+            else:
+                miss(i)
+                pos = res.resume or i + 1
+                at = i
         if words is not None:
             word_misses += 1
             if word_misses >= word_limit:
