@@ -85,3 +85,10 @@ def test_a_list_and_presets_with_rules_in_every_form() -> None:
     assert [h.uri for h in finditer(text, rules=" default , email ")] == want
     with pytest.raises(ValueError, match="unknown rule"):
         list(finditer(text, rules="default,emails"))
+    # One rule named alone is that rule, as `--rules email` reads it; a preset stays one.
+    assert [h.uri for h in finditer(text, rules="email")] == want[:1]
+    assert [h.uri for h in finditer(text, rules="uts58")] == [
+        h.uri for h in finditer(text, rules=("uts58",))
+    ]
+    with pytest.raises(ValueError, match="unknown rule"):
+        list(finditer(text, rules="emails"))

@@ -30,8 +30,9 @@ class Config:
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
         """Check and compile a rule selection: a preset name, rule names, or presets and
-        rules together (``"default,email"``, ``("default", "unwrap")``); cached."""
-        if isinstance(rules, str) and "," in rules:
+        rules together (``"default,email"``, ``"email"``, ``("default", "unwrap")``), as
+        ``--rules`` reads them; cached."""
+        if isinstance(rules, str) and ("," in rules or rules not in PRESETS):
             rules = [name.strip() for name in rules.split(",") if name.strip()]
         chosen = rules if isinstance(rules, str) else frozenset(rules)
         return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
