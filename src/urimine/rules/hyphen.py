@@ -17,6 +17,7 @@ from urimine.rules.chains import chain_end, gap_source, hyphen_gap, join_breaks,
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end, scheme_refusal
 from urimine.rules.patterns import NSS_CHAR, QCHAR, SCHEME_CHARS, SCHEME_MAX
+from urimine.rules.slashed import slashes_follow
 from urimine.urn import check_urn
 
 __all__ = ["joins_no_hit", "other_reading", "pieces", "uri_join", "urn_join"]
@@ -190,7 +191,7 @@ def _may_join(ctx: Context, word: str, j: int, colon: int) -> bool:
         (
             ctx.any_scheme
             or scheme in ctx.schemes
-            or (ctx.slashed and word.startswith("//", colon + 1))  # "e.g.foo://" (slashed)
+            or (ctx.slashed and slashes_follow(word, colon, final=True))  # "e.g.foo://"
         )
         and scheme_refusal(word[colon + 1 :], scheme, bare=True) is None
         and could_start_uri(word[j:])

@@ -37,6 +37,11 @@ def _at_colon(name: str, fragment: Fragment, what: str) -> Rule:
     return Rule(name, {":": colon.decide}, {":": fragment}, what)
 
 
+def _at_dot(name: str, fragment: Fragment, what: str) -> Rule:
+    """A rule the label dot's site decides (a host written without its scheme)."""
+    return Rule(name, {".": dots.decide}, {".": fragment}, what)
+
+
 def _shaping(name: str, what: str) -> Rule:
     """A rule with no trigger of its own: it shapes what the others decide."""
     return Rule(name, {}, {}, what)
@@ -109,16 +114,14 @@ TABLE: tuple[Rule, ...] = (
         "labels",
         "Fax:, Content-Type:, at:, bb:ed:b6 are labels, not URIs (IANA status, shape)",
     ),
-    Rule(
+    _at_dot(
         "abbreviated",
-        {".": dots.decide},
-        {".": abbreviated.fragment},
+        abbreviated.fragment,
         "www. and ftp. hosts without their scheme, completed (seed 002 Appendix F)",
     ),
-    Rule(
+    _at_dot(
         "domains",
-        {".": dots.decide},
-        {".": domains.fragment},
+        domains.fragment,
         "any host whose last label is a top-level domain, completed with http://",
     ),
     Rule(
