@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from urimine.model import Hit
 from urimine.pipeline import Options, Stats, text_hits, unit_hits
+from urimine.sources._heap import release
 from urimine.sources.mail import message_units
 from urimine.sources.mbox import mbox_messages
 from urimine.sources.unit import CutBytes, Ending
@@ -74,6 +75,11 @@ Result = tuple[list[Row], list[Meta], list[Size], list[Batch], list[Failure], in
 """Rows, metas, sizes, batches, failures, how many hits there were (rows may leave
 repeated keys out), and how many characters of text were scanned."""
 
+RELEASE_AFTER = 1 << 20
+"""Characters a task scans from which the worker hands its freed heap pages back to
+the system afterwards (:func:`urimine.sources._heap.release`): tasks of large texts free
+megabyte strings of varying sizes, which fragment the heap of a long-lived worker."""
+
 # Worker side, with ``unique``: the keys this worker has already sent. A worker takes its
 # tasks in input order, so a key it sent before can never be a first occurrence again.
 _SENT: set[str] = set()
@@ -93,6 +99,8 @@ def scan_pieces(pieces: list[Piece], options: Options, unique: bool) -> Result:
             task.file_range(n, payload)
         else:
             task.mbox(n, payload, source)
+    if task.stats.chars >= RELEASE_AFTER:
+        release()  # a worker lives for the whole run: its heap must not creep up
     return (
         task.rows,
         task.metas,
