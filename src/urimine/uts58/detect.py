@@ -28,10 +28,9 @@ from dataclasses import dataclass
 
 import regex
 
-from urimine.tlds import is_tld
-from urimine.uts58.hosts import host_run_end, valid_domain
+from urimine.uts58.hosts import MORE_TEXT, domain_start, tld_end, valid_domain
 from urimine.uts58.localpart import local_part_start, mailto_uri, with_mailto
-from urimine.uts58.props import LABEL_DOTS, data
+from urimine.uts58.props import LABEL_DOTS
 from urimine.uts58.terminate import path_end
 
 _DOT = regex.compile("[" + "".join(sorted(LABEL_DOTS)) + "]")
@@ -39,7 +38,6 @@ _SCHEMES = ("https://", "http://")
 MAX_PORT_DIGITS = 5
 MAX_DOMAIN = 253
 """The longest domain name, in characters as written (RFC 1035 §2.3.4)."""
-MAX_LABEL = 63
 MAX_LOCAL_OCTETS = 64
 LOOKBEHIND = MAX_DOMAIN + 1 + MAX_LOCAL_OCTETS + len("mailto:")
 """The most :func:`link_at` reads before its dot."""
@@ -121,36 +119,15 @@ def _port_end(text: str, end: int, final: bool) -> int | _More | None:
 def _host_after(text: str, dot: int, final: bool) -> _Host | _More | None:
     """The host whose last label follows the dot at *dot*, when that label is a
     top-level domain that ends the host, with the trailing dot and port after it."""
-    n = len(text)
-    tld_end = host_run_end(text, dot + 1, dot + 2 + MAX_LABEL)
-    if tld_end == n and not final and tld_end <= dot + 1 + MAX_LABEL:
-        return MORE
-    if tld_end == dot + 1 or not is_tld(text[dot + 1 : tld_end]):
-        return None
-    end = tld_end
-    if end < n and text[end] in LABEL_DOTS:
-        if end + 1 == n and not final:
-            return MORE
-        if end + 1 < n and data().host.get(ord(text[end + 1])):
-            return None  # not the last label
-        end += 1
+    tld = tld_end(text, dot, final)
+    if tld is None or tld == MORE_TEXT:
+        return None if tld is None else MORE
+    end = tld + 1 if tld < len(text) and text[tld] in LABEL_DOTS else tld
     port = _port_end(text, end, final)
     if port is None or port is MORE:
         return port
     assert isinstance(port, int)
-    return _Host(dot, tld_end, port)
-
-
-def _domain_start(text: str, end: int, floor: int, room: int) -> int | None:
-    """Where the run of host characters and label dots that ends at *end* starts, going
-    back no further than *floor*; None where it is longer than *room*."""
-    lo = max(floor, end - room)
-    host = data().host
-    while end > lo and (host.get(ord(text[end - 1])) or text[end - 1] in LABEL_DOTS):
-        end -= 1
-    if end == lo > floor and (host.get(ord(text[end - 1])) or text[end - 1] in LABEL_DOTS):
-        return None
-    return end
+    return _Host(dot, tld, port)
 
 
 def _email(text: str, host: _Host, start: int, floor: int) -> Link | Skip:
@@ -194,7 +171,7 @@ def link_at(text: str, dot: int, floor: int, *, final: bool = True, limit: int =
     host = _host_after(text, dot, final)
     if not isinstance(host, _Host):
         return host
-    start = _domain_start(text, dot, floor, MAX_DOMAIN - (host.tld_end - dot))
+    start = domain_start(text, dot, floor, MAX_DOMAIN - (host.tld_end - dot))
     if start is None or start == dot or not valid_domain(text[start : host.tld_end]):
         return None
     if start > floor and text[start - 1] == "@":

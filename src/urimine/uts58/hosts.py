@@ -5,8 +5,11 @@ domain (IANA's root zone list, `urimine.tlds`).
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 import regex
 
+from urimine.tlds import is_tld
 from urimine.uts58.props import LABEL_DOTS, data
 
 _DOT_SPLIT = regex.compile("[" + "".join(sorted(LABEL_DOTS)) + "]")
@@ -30,12 +33,42 @@ def host_run_end(text: str, pos: int, stop: int | None = None) -> int:
     return pos
 
 
-def domain_start(text: str, end: int, floor: int) -> int:
-    """Where the run of host characters and label dots that ends at *end* starts, going
-    back no further than *floor*."""
+MAX_LABEL = 63
+"""The longest label (RFC 1035 §2.3.4)."""
+MORE_TEXT = -1
+"""What :func:`tld_end` answers where the text ends too soon to decide."""
+
+
+def tld_end(text: str, dot: int, final: bool, dots: Container[str] = LABEL_DOTS) -> int | None:
+    """The end of the label after the dot at *dot* when it is a top-level domain that
+    ends the host: no host character follows it, nor a dot (one of *dots*) with one
+    after. None where it is not; :data:`MORE_TEXT` where *final* is false and the text
+    ends too soon to say."""
+    n = len(text)
+    end = host_run_end(text, dot + 1, dot + 2 + MAX_LABEL)
+    if end == n and not final and end <= dot + 1 + MAX_LABEL:
+        return MORE_TEXT
+    if end == dot + 1 or not is_tld(text[dot + 1 : end]):
+        return None
+    if end < n and text[end] in dots:
+        if end + 1 == n and not final:
+            return MORE_TEXT
+        if end + 1 < n and data().host.get(ord(text[end + 1])):
+            return None  # not the last label
+    return end
+
+
+def domain_start(
+    text: str, end: int, floor: int, room: int, dots: Container[str] = LABEL_DOTS
+) -> int | None:
+    """Where the run of host characters and dots (one of *dots*) that ends at *end*
+    starts, going back no further than *floor*; None where it is longer than *room*."""
+    lo = max(floor, end - room)
     host = data().host
-    while end > floor and (host.get(ord(text[end - 1])) or text[end - 1] in LABEL_DOTS):
+    while end > lo and (host.get(ord(text[end - 1])) or text[end - 1] in dots):
         end -= 1
+    if end == lo > floor and (host.get(ord(text[end - 1])) or text[end - 1] in dots):
+        return None
     return end
 
 
