@@ -26,9 +26,9 @@ from operator import add
 
 from urimine.fast.dense import LOOKAHEAD
 from urimine.fast.prefilters import pattern
+from urimine.fast.word_joins import angles_closed, may_join, unclosed_angle
 from urimine.fast.word_text import (
     last_cut,
-    last_space,
     next_cut,
     spaced_text,
     spaced_within,
@@ -39,27 +39,13 @@ from urimine.rules.base import Mode
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.hyphen import joins_no_hit
-from urimine.rules.patterns import LINE_LOOKBEHIND
 from urimine.rules.table import sites
-from urimine.rules.wrapped import WRAP_MAX, WRAP_MIN
 from urimine.scan.lines import LineCursor
 from urimine.speed import ScanStats
 
 __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
-_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's gaps start)
-_SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
-""""://" at a line end, whatever the next line holds (the block may end before it)."""
-_COLON_LINE_END = re.compile(
-    r"(?<!\S)[^\s:]*+:[^\s/]*+(?:/[^\s/]++)*+//\S*+()[ \t]*+\r?\n"
-).finditer
-"""A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
-the wrap column is a URI with "//", which white space never splits): read once, up to
-its first "//" and on."""
-_GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
-_UNCLOSED = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
-"""A "<" whose word ends before a ">" (see :func:`_angles_closed`)."""
 
 
 class WordLeaps:
@@ -217,9 +203,9 @@ class WordLeaps:
         last = last_cut(buf, i, end) if end > i else -1
         if last < start:
             return None
-        if angles and _UNCLOSED(buf, start, min(last + 1, start + tuning.word_sample)):
+        if angles and unclosed_angle(buf, start, min(last + 1, start + tuning.word_sample)):
             return None  # (an angle not closed in its word: the check below, on a sample)
-        joined = _joined(buf, start, last)
+        joined = may_join(buf, start, last)
         stop = last + 1 if buf[last] == ">" else last  # (a ">" ends the word before it)
         text = buf[start:stop]
         spaced = spaced_within(text, self.ctx.max_len)
@@ -230,7 +216,7 @@ class WordLeaps:
         unknown = distinct.difference(self.without_hits, self.hits_of)
         if len(unknown) > tuning.word_unknown:
             return None
-        if angles and not all(_angles_closed(word) for word in distinct if "<" in word):
+        if angles and not all(angles_closed(word) for word in distinct if "<" in word):
             return None
         known = {w: h for w in distinct if (h := self.hits_of.get(w)) is not None}
         if not self._decide(unknown, known):
@@ -385,41 +371,6 @@ def _others(cfg: Config) -> tuple[Callable[..., re.Match[str] | None], ...]:
         for char in sites(cfg)
         if char not in ":<" and (found := pattern(cfg, char, Mode.SPARSE)) is not None
     )
-
-
-def _joined(buf: str, start: int, last: int) -> bool | None:
-    """Whether the words from *start* to *last* (and the gap after it) hold a hyphen at a
-    line break, which may join them to the next line; None where they hold "URL:",
-    which a URI after it reads across white space, or "://" at a line end."""
-    gap = _GAP_AFTER.match(buf, last)
-    near_end = gap.end() if gap else last + 1
-    near = buf[max(start - 5, 0) : near_end]
-    if ("l:" in near or "L:" in near) and "url:" in near.lower():
-        return None
-    if _SLASHES_END(near) is not None or _at_wrap(buf, start, near_end):
-        return None  # "http://", or a URI at the wrap column, ending a line (wrapped rule)
-    return _HYPHEN_BREAK(near) is not None
-
-
-def _at_wrap(buf: str, start: int, end: int) -> bool:
-    """Whether a word with a colon and "//" ends a line of the block at the wrap column
-    (WRAP_MIN to WRAP_MAX long): the wrapped rule may join the next line's first word to
-    its URI. (Read from the word holding the block's first "//": none before it can be
-    one.)"""
-    first = buf.find("//", start, end)
-    if first < 0:
-        return False
-    for m in _COLON_LINE_END(buf, max(start, last_space(buf, start, first) + 1), end):
-        lo = max(m.start() - LINE_LOOKBEHIND, 0)
-        if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
-            return True
-    return False
-
-
-def _angles_closed(word: str) -> bool:
-    """Whether each "<" of *word* has a ">" after it in the word, and no "\\" stands in
-    it where it may hold a 1993 URN (whose "\\" escapes ">" and white space)."""
-    return word.rfind(">") > word.rfind("<") and not ("\\" in word and "urn:" in word.lower())
 
 
 def _scanned_hold_hits(words: list[str], known: dict[str, tuple[Hit, ...]], upto: int) -> bool:
