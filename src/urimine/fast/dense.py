@@ -175,9 +175,11 @@ class DenseColons:
         if not self.check:
             return [p for m in pattern.finditer(rev) if start <= (p := last - m.start()) < stop]
         matches: Iterable[re.Match[bytes]] = pattern.finditer(rev)
+        safe_to = lo  # (the colons before it: no run after them may be too long)
         if self.safe and pattern is names.strict and names.safe_source is not None:
             cut = len(block) - self._safe_before(block, lo)  # (the safe colons, reversed)
             if cut < len(block):
+                safe_to = lo + len(block) - cut
                 # (a match from before the cut reads at most a name and two more after it)
                 unsafe = pattern.finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
                 matches = chain(
@@ -195,7 +197,11 @@ class DenseColons:
                 name in short
                 and (
                     short[name].match(buf, p) is not None
-                    or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
+                    or (
+                        p >= safe_to
+                        and after[name].match(buf, p) is not None
+                        and self._may_be_too_long(p)
+                    )
                 )
             )
             or (
