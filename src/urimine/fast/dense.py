@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from itertools import chain
 
-from urimine.fast.prefilters import ColonNames
+from urimine.fast.prefilters import AFTER_READ, ColonNames
 from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
 from urimine.rules.slashed import GLUED
 
@@ -159,11 +159,11 @@ class DenseColons:
     def _colons(self, pos: int, start: int, stop: int, loose: bool = False) -> list[int]:
         """The block's colons after a name, descending. The text is read from the longest
         scheme before *start*, never before *pos* (the rules read nothing before the
-        scan's position as part of a scheme), and three characters past the block (what
-        the patterns read after a colon: "//" and one)."""
+        scan's position as part of a scheme), and :data:`AFTER_READ` characters past the
+        block (what the patterns read after a colon)."""
         names, buf = self.names, self.buf
         lo = max(pos, start - SCHEME_MAX)
-        block = buf[lo : stop + 3].encode("ascii", "replace").lower()
+        block = buf[lo : stop + AFTER_READ].encode("ascii", "replace").lower()
         # Loose where the scan's position cuts a word the block reads from: what stands
         # before it may make the rules' word start later than the strict pattern takes.
         loose = loose or (lo == pos > 0 and buf[pos - 1] in _NAME_CHARS)
@@ -175,9 +175,11 @@ class DenseColons:
         if not self.check:
             return [p for m in pattern.finditer(rev) if start <= (p := last - m.start()) < stop]
         matches: Iterable[re.Match[bytes]] = pattern.finditer(rev)
+        safe_to = lo  # (the colons before it: no run after them may be too long)
         if self.safe and pattern is names.strict and names.safe_source is not None:
             cut = len(block) - self._safe_before(block, lo)  # (the safe colons, reversed)
             if cut < len(block):
+                safe_to = lo + len(block) - cut
                 # (a match from before the cut reads at most a name and two more after it)
                 unsafe = pattern.finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
                 matches = chain(
@@ -186,6 +188,8 @@ class DenseColons:
         short, after, other = names.short, names.after, names.any_after
         found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
         found.reverse()  # (forwards: the run measured last serves the colons after it)
+        # The rules of any word before "//" are asked at a registered name only where a
+        # name character stands before it: else the word is that name, whose rules decide.
         kept = [
             p
             for p, name in found
@@ -193,13 +197,21 @@ class DenseColons:
                 name in short
                 and (
                     short[name].match(buf, p) is not None
-                    or (after[name].match(buf, p) is not None and self._may_be_too_long(p))
+                    or (
+                        p >= safe_to
+                        and after[name].match(buf, p) is not None
+                        and self._may_be_too_long(p)
+                    )
                 )
             )
             or (
                 other is not None
+                and (
+                    buf[p - len(name) - 1 : p - len(name)] in _NAME_CHARS
+                    if name in short
+                    else pattern is not names.strict or _may_take(buf, p, len(name))
+                )
                 and other.match(buf, p) is not None
-                and (name in short or pattern is not names.strict or _may_take(buf, p, len(name)))
             )
         ]
         kept.reverse()

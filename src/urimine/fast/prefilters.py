@@ -21,7 +21,11 @@ from urimine.rules.config import Config
 from urimine.rules.patterns import ASCII_STOP
 from urimine.rules.table import fragments
 
-__all__ = ["ColonNames", "colon_names", "pattern"]
+__all__ = ["AFTER_READ", "ColonNames", "colon_names", "pattern"]
+
+AFTER_READ = 8
+"""How many characters after a colon the names search may read: "//" and one, or a
+name's near (a part's character classes, at most this many)."""
 
 
 def sources(cfg: Config, char: str, mode: Mode) -> list[str]:
@@ -141,6 +145,7 @@ def _behind(classes: tuple[str, ...], sign: str, name: int) -> str:
     what follows its colon: *classes*, a character class (its body) a character."""
     if not classes:
         return ""
+    assert len(classes) <= AFTER_READ, classes
     return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", f":.{{{name}}})"))
 
 

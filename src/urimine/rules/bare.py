@@ -16,9 +16,16 @@ from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
-from urimine.rules.hyphen import other_reading, pieces, uri_join
+from urimine.rules.hyphen import FRUITLESS_HOST, other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
-from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, OPENERS, STOP, STOP_CHAR
+from urimine.rules.patterns import (
+    COLON_AFTER,
+    COLON_SPARSE,
+    OPENERS,
+    SCHEME_CHAR,
+    STOP,
+    STOP_CHAR,
+)
 from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
 from urimine.rules.wrapped import continuation, slashes_gap
 from urimine.schemes import AUTHORITY_SCHEMES
@@ -273,6 +280,21 @@ _SLASHES = rf":(?=//[^{STOP}]|\\/\\/)(?!//\[[^{_IP_START}])"
 JSON's escaped "\\/\\/"."""
 
 
+def _by_length(names: frozenset[str]) -> dict[int, frozenset[str]]:
+    """*names* grouped by their length."""
+    sizes = sorted({len(name) for name in names})
+    return {size: frozenset(n for n in names if len(n) == size) for size in sizes}
+
+
+def _fruitful(size: int) -> str:
+    """:data:`_SLASHES` for a scheme *size* long, without the URIs that can only be
+    rejected where they consume nothing: a scheme right after a line break or a tab
+    (no context rule reads it: they stand right before the scheme), then a host that
+    ends in "-" whatever the hyphen rule joins (:data:`FRUITLESS_HOST`)."""
+    plain = rf"(?<=[\t\r\n][A-Za-z][{SCHEME_CHAR}]{{{size - 1}}}:)"
+    return f":(?!{plain}{FRUITLESS_HOST}){_SLASHES[1:]}"
+
+
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     """Where a URI may be decided at a colon: sparse, every colon after a scheme
     character; dense, every name's colon with something after it; for a scanner of hits
@@ -284,7 +306,10 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return [ColonFragment(None, COLON_AFTER)]
     slashed = AUTHORITY_SCHEMES & cfg.schemes
     return [
-        ColonFragment(slashed, COLON_AFTER, _SLASHES, short_near=("/\\\\", "/")),
+        *(
+            ColonFragment(names, COLON_AFTER, _fruitful(size), short_near=("/\\\\", "/"))
+            for size, names in _by_length(slashed).items()
+        ),
         ColonFragment(
             cfg.schemes - slashed - {"urn"},
             COLON_AFTER,

@@ -159,8 +159,19 @@ _COLON_INSIDE = (
 """After "urn:", a word an NID might be, its colon, and an NSS with a colon inside it
 (not last: a scheme's colon has something after it): where a rejected URN consumes its
 text (else it rejects consuming nothing)."""
-_NID_START = (r"A-Za-z0-9\-",)
-"""What a word an NID might be starts with (seed 003 2.1: a letter or digit)."""
+_NID = r"A-Za-z0-9\-"
+_NSS_OR_COLON = _NSS_NOT_COLON + ":"
+_NEARS = (
+    (_NID, _NID),
+    (_NID, ":", ":", _NSS_OR_COLON),
+    (_NID, ":", _NSS_NOT_COLON, ":", _NSS_OR_COLON),
+    (_NID, ":", _NSS_NOT_COLON, _NSS_NOT_COLON),
+)
+"""What the first characters after "urn:" are wherever :data:`_STANDS` or
+:data:`_COLON_INSIDE` match, one character class a character, by the length of the word
+an NID might be (a valid NID is two long at least, seed 003 2.1) and of the NSS up to its
+inner colon: asked in C by the dense colon search, so that "urn:a:b:" followed by what no
+NSS holds costs no Python step."""
 
 
 def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
@@ -170,11 +181,6 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
         return COLON_SPARSE
     if mode is Mode.DENSE:
         return [ColonFragment(frozenset({"urn"}), COLON_AFTER)]
-    return [
-        ColonFragment(
-            frozenset({"urn"}),
-            f":(?:{_STANDS[1:]}|{_COLON_INSIDE[1:]})",
-            f":(?:{_MAY_STAND[1:]}|{_COLON_INSIDE[1:]})",
-            _NID_START,
-        )
-    ]
+    after = f":(?:{_STANDS[1:]}|{_COLON_INSIDE[1:]})"
+    short = f":(?:{_MAY_STAND[1:]}|{_COLON_INSIDE[1:]})"
+    return [ColonFragment(frozenset({"urn"}), after, short, near) for near in _NEARS]
