@@ -1,6 +1,8 @@
 """What a scanner costs per small file: ``Scanner()`` alone, then ``Scanner()`` with one
 ``feed`` of a 2 KB text and ``close``, and ``Scanner().hits`` of it (the CLI's way for a
-file read whole), each repeated, the best of a few rounds (CPU time, microseconds each).
+file read whole before it reused one scanner), and where ``Scanner.reset`` exists, one
+scanner reset and then ``hits`` of the text (the CLI's way now), each repeated, the best
+of a few rounds (CPU time, microseconds each).
 
     python bench/scanner_setup.py
     python bench/scanner_setup.py --count 20000 --rounds 5
@@ -49,6 +51,16 @@ def whole(text: str) -> Callable[[], object]:
     return lambda: list(Scanner().hits((text,)))
 
 
+def reused(text: str) -> Callable[[], object]:
+    scanner = Scanner()
+
+    def run() -> object:
+        scanner.reset()
+        return list(scanner.hits((text,)))
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=20_000)
@@ -64,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
         ("Scanner().hits(2 KB, links)", whole(TEXT)),
         ("Scanner().hits(2 KB, no links)", whole(PLAIN)),
     ]
+    if hasattr(Scanner, "reset"):  # (not in older versions)
+        rows += [
+            ("reset()", Scanner().reset),
+            ("reset() + hits(2 KB, links)", reused(TEXT)),
+            ("reset() + hits(2 KB, no links)", reused(PLAIN)),
+        ]
     print("| per small file | µs |\n|---|--:|")
     for name, fn in rows:
         print(f"| {name} | {best(fn, args.count, args.rounds):.1f} |", flush=True)

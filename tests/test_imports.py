@@ -103,6 +103,24 @@ def test_other_readers_are_imported_when_their_input_comes(
     assert out.read_text("utf-8").startswith("http://")
 
 
+def test_plain_mail_does_not_import_the_html_reader(tmp_path: Path) -> None:
+    """A message (a file that looks like mail among plain text, as document dumps have)
+    with no HTML part leaves the HTML reader out; an HTML part brings it in."""
+    plain = tmp_path / "note.txt"
+    plain.write_bytes(b"From: a@b.example\nSubject: s\n\nSee http://m.example/\n")
+    out = tmp_path / "out.txt"
+    loaded = modules(tmp_path, "-o", str(out), str(plain))
+    assert out.read_text("utf-8") == "http://m.example/\n"
+    assert "urimine.sources.mail" in loaded and "urimine.sources.html" not in loaded
+    html = tmp_path / "page.eml"
+    html.write_bytes(
+        b"From: a@b.example\nContent-Type: text/html\n\n<a href='http://h.example/'>h</a>\n"
+    )
+    loaded = modules(tmp_path, "-o", str(out), str(html))
+    assert out.read_text("utf-8") == "http://h.example/\n"
+    assert "urimine.sources.html" in loaded
+
+
 @pytest.mark.parametrize("where", ["file", "stdin"])
 def test_an_empty_input_builds_no_scanner(tmp_path: Path, where: str) -> None:
     """No text, no scanner: the rules are checked by name, the scanner is built at the

@@ -315,6 +315,7 @@ def _all_units(
                 if not unit.raw_mbox:  # its messages are counted once they are split
                     last_doc = stats.note_unit(unit, last_doc)
                 yield unit  # the consumer reads its chunks before asking for the next
-                stats.note_defects(unit)
+                if unit.defects:  # (known only now; the call skipped for the many without)
+                    stats.note_defects(unit)
         except SourceError as err:
             report(err)

@@ -63,6 +63,7 @@ class Scanner:
         "cursor",
         "hits_only",
         "last_end",
+        "leaps",
         "paused",
         "sites",
         "skip_to_space",
@@ -94,6 +95,20 @@ class Scanner:
         """The unwrap rule: each wrapper's target follows it (:func:`expand`)."""
         self.hits_only = not rejections and ctx.speed.hits_only
         self.stats = ScanStats()
+        self.words: WordLeaps | None = None
+        # (no word leaps under UTS #58, whose links may hold the ">" a leap ends words at)
+        self.leaps = word_leaps and not rejections and ctx.speed.word_leaps
+        self.leaps = self.leaps and "uts58" not in ctx.rules
+        self.reset()
+
+    def reset(self) -> None:
+        """Make the scanner ready for a new text, as a fresh one with its options is:
+        whatever the last text left (a candidate or bracket still open, text fed and not
+        scanned, a scan paused or stopped by an exception, ``close``) is dropped, and
+        offsets, lines and columns count from the new text's start. Kept are the rule
+        set with its tables, the last scheme looked up (a guess checked against the text
+        at each use) and :attr:`stats`, which keeps counting. Cheaper than a new scanner
+        per text, for the many small texts of a run."""
         self.buffer = Buffer()
         self.cursor = LineCursor()
         self.last_end = 0  # absolute end of the last candidate
@@ -101,12 +116,9 @@ class Scanner:
         self.closed = False
         self.paused: TriggerFinder | None = None
         """While a final scan is paused (:meth:`hits`), its trigger finder."""
-        self.words = (
-            WordLeaps(ctx, self._alone, self.stats)
-            # (not under UTS #58, whose links may hold the ">" a word leap ends words at)
-            if word_leaps and not rejections and ctx.speed.word_leaps and "uts58" not in ctx.rules
-            else None
-        )
+        self.ctx.memo.forget_text()
+        if self.leaps:
+            self.words = WordLeaps(self.ctx, self._alone, self.stats)
         self.word_misses = 0
 
     # ------------------------------------------------------------------ public API

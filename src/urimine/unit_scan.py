@@ -1,6 +1,8 @@
-"""The hits of one unit: a fresh scanner over its chunks, the labels its source gave
-applied, mail header blocks remembered, and a text cut short closed as cut (a candidate
-open at the cut dropped)."""
+"""The hits of one unit: a scanner over its chunks, as a fresh one finds them, the labels
+its source gave applied, mail header blocks remembered, and a text cut short closed as
+cut (a candidate open at the cut dropped). The scanner is the one idle for the options,
+reset (``Scanner.reset``), or a new one: making one for each of a run's many small units
+cost more than scanning most of them."""
 
 from __future__ import annotations
 
@@ -22,10 +24,14 @@ __all__ = ["count_chars", "text_hits", "unit_hits"]
 _MEMO_TEXT = 4096  # characters: a longer header block is scanned afresh
 _MEMO_SIZE = 1024  # header blocks remembered (then all forgotten at once)
 _memo: Memo[Options, Memo[str, tuple[Hit, ...]]] = Memo(8)  # per options (a run has one)
+_idle: Memo[int, tuple[Options, Scanner]] = Memo(8)
+"""The scanner not in use for each options object, by its ``id`` (the object is kept
+with it, so the id is not another's). Taken with ``pop``: two texts scanned at once
+(generators interleaved, threads) never share one. One a run, as it has one options."""
 
 
 def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Iterable[Hit]:
-    """The hits of one unit, from a fresh scanner, with the context its source labelled
+    """The hits of one unit, as a fresh scanner finds them, with the context its source labelled
     their stretch with (``urimine.sources.labels``); its characters counted in
     ``stats.chars``. None for a header unit that ``options.headers`` leaves out.
 
@@ -56,8 +62,28 @@ def unit_hits(options: Options, unit: Unit, stats: Stats | None = None) -> Itera
             and len(chunks[0]) <= _MEMO_TEXT
         ):
             return _remembered(options, chunks[0], labels)
-        found = options.scanner().hits(chunks)
+        found = _whole_hits(options, chunks)
     return found if labels is None else labels.apply(found)
+
+
+def _taken(options: Options) -> Scanner:
+    """The idle scanner for ``options`` (reset when it was handed back), or a new one."""
+    idle = _idle.pop(id(options), None)
+    return options.scanner() if idle is None else idle[1]
+
+
+def _handed_back(options: Options, scanner: Scanner) -> None:
+    """``scanner``, done with its text, reset and kept as the idle one for ``options``
+    (not when the text was left half read: a generator closed early does not come here)."""
+    scanner.reset()
+    _idle.keep(id(options), (options, scanner))
+
+
+def _whole_hits(options: Options, chunks: Iterable[str]) -> Iterator[Hit]:
+    """``Scanner.hits`` of the whole text ``chunks``, by the idle scanner."""
+    scanner = _taken(options)
+    yield from scanner.hits(chunks)
+    _handed_back(options, scanner)
 
 
 def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit, ...]:
@@ -67,7 +93,7 @@ def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit
         memo = _memo.keep(options, Memo(_MEMO_SIZE))
     found = memo.get(text)
     if found is None:
-        hits = options.scanner().hits([text])
+        hits = _whole_hits(options, (text,))
         found = memo.keep(text, tuple(hits if labels is None else labels.apply(hits)))
     elif labels is not None:
         labels.claimed = True
@@ -75,11 +101,13 @@ def _remembered(options: Options, text: str, labels: Labels | None) -> tuple[Hit
 
 
 def _streamed_hits(options: Options, chunks: Iterable[str], ending: Ending) -> Iterator[Hit]:
-    """:func:`text_hits` of a fresh scanner, made when the first chunk comes: a text
+    """:func:`text_hits` of the idle scanner, taken when the first chunk comes: a text
     with no chunk at all (an empty stream) has no hits, and builds no scanner."""
     rest = iter(chunks)
     for first in rest:
-        yield from text_hits(options.scanner(), chain((first,), rest), ending)
+        scanner = _taken(options)
+        yield from text_hits(scanner, chain((first,), rest), ending)
+        _handed_back(options, scanner)
         return
 
 

@@ -27,6 +27,8 @@ _JSON_HEAD = re.compile(rb'\s*(?:\{\s*"|\[\s*[\[{"])')
 """A JSON text, or JSON Lines, starts with an object and its first key, or an array of
 objects, arrays or strings."""
 _HTML_HEAD = re.compile(rb"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
+_MARKUP = re.compile(rb"[\xef\xbb\xbf]*\s*[<{\[]")
+"""What an HTML or JSON head starts with (after a byte-order mark): the rest is text."""
 _NAME_KINDS = {
     **dict.fromkeys((".warc", ".wet", ".arc"), "warc"),
     **dict.fromkeys((".mbox", ".mbx"), "mbox"),
@@ -284,12 +286,13 @@ def sniff(head: bytes, name: str, nuls: bool = False) -> str:
             return "text"  # UTF-16 with a byte-order mark: NULs are expected
     if head.startswith(_BINARY_MAGIC) if nuls else is_binary(head):
         return "binary"
-    if _looks_like_mail(head[:SNIFF_SIZE]):
+    sample = head[:SNIFF_SIZE]
+    if _HEADER_LINE.match(sample) and _looks_like_mail(sample):  # (its first test, first)
         return "eml"
     by_name = _kind_by_name(name)
     if by_name in ("eml", "html", "mbox", "json"):
         return by_name
-    return _markup_kind(head[:SNIFF_SIZE].lstrip(b"\xef\xbb\xbf"))
+    return _markup_kind(sample.lstrip(b"\xef\xbb\xbf")) if _MARKUP.match(sample) else "text"
 
 
 def _markup_kind(head: bytes) -> str:

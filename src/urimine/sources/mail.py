@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 from urimine._memo import Memo
 from urimine.sources.headers import ANGLE_SCHEME, Field, first, read_header
-from urimine.sources.html import html_chunks
 from urimine.sources.labels import FieldLines, Stretches
 from urimine.sources.limits import MAX_MESSAGE, over
 from urimine.sources.mail_fields import LINK, field_kind, label
@@ -208,7 +207,12 @@ def _part_unit(item: TextPart, source: str, doc_index: int, mid: str | None) -> 
     """The unit of a text part; an HTML part's link lines labelled."""
     html = item.subtype == "html"
     stretches = Stretches() if html else None
-    chunks = list(html_chunks((item.text,), item.base, stretches)) if html else [item.text]
+    if html:  # (the HTML reader is imported by the first HTML part)
+        from urimine.sources.html import html_chunks
+
+        chunks = list(html_chunks((item.text,), item.base, stretches))
+    else:
+        chunks = [item.text]
     return Unit(
         source,
         chunks,

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 
 from urimine.sources.flowed import unflow
 from urimine.sources.headers import Field, field_map, field_value, media_type, read_header
-from urimine.sources.html import absolutize, meta_charset
+from urimine.sources.html_charset import meta_charset
 from urimine.sources.limits import MAX_TEXT, over
 from urimine.sources.text import decode_bytes
 from urimine.sources.transfer import EXPANSION, transfer_encoding, undo_transfer
+from urimine.sources.weburl import absolutize
 
 MAX_DEPTH = 32
 """Deepest MIME nesting walked; deeper parts are skipped with a defect."""

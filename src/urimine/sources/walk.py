@@ -152,30 +152,45 @@ class _Walker:
         seen: dict[tuple[int, int], str],
     ) -> Iterator[str]:
         try:
-            with os.scandir(path) as it:
-                entries = sorted(it, key=lambda e: e.name)
+            entries, levels = self._listing(path, absolute, levels)
         except OSError as exc:
             yield Unwalked(path, exc.strerror or str(exc))
             return
-        if self.walk.ignore_files:
-            level = load_level(absolute, {e.name for e in entries if e.name.startswith(".")})
-            if level is not None:
-                levels = (*levels, level)
+        # Without globs and ignore files only hiddenness decides (most walks, every file).
+        by_name_only = not self.globs and not levels
         for entry in entries:
             kind = self._kind(entry)
             if kind is None:
                 continue
             # A Maildir is one input: globs and ignore files see it as a file.
             is_dir = kind == "dir" and not is_maildir(entry.path)
-            name_rel = rel + entry.name
-            name_abs = absolute.rstrip("/") + "/" + entry.name
-            if not self._wanted(entry.name, name_rel, name_abs, is_dir, levels):
+            name = entry.name
+            if by_name_only and not is_dir:
+                if (self.walk.hidden or name[:1] != ".") and not self._written(entry):
+                    yield entry.path
+                continue
+            name_rel = rel + name
+            name_abs = absolute.rstrip("/") + "/" + name
+            if not self._wanted(name, name_rel, name_abs, is_dir, levels):
                 continue
             if not is_dir:
                 if not self._written(entry):
                     yield entry.path
             elif self.walk.max_depth is None or depth < self.walk.max_depth:
                 yield from self._below(entry.path, name_abs, name_rel, depth, levels, seen)
+
+    def _listing(
+        self, path: str, absolute: str, levels: tuple[IgnoreLevel, ...]
+    ) -> tuple[list[os.DirEntry[str]], tuple[IgnoreLevel, ...]]:
+        """The entries of the folder ``path``, by name, and the ignore levels that apply
+        in it (``levels`` and its own ignore files)."""
+        with os.scandir(path) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        if self.walk.ignore_files:
+            level = load_level(absolute, {e.name for e in entries if e.name.startswith(".")})
+            if level is not None:
+                levels = (*levels, level)
+        return entries, levels
 
     def _below(
         self,
