@@ -167,24 +167,24 @@ class DenseColons:
         # Loose where the scan's position cuts a word the block reads from: what stands
         # before it may make the rules' word start later than the strict pattern takes.
         loose = loose or (lo == pos > 0 and buf[pos - 1] in _NAME_CHARS)
-        pattern = names.strict
-        if loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0:
-            pattern = names.loose
+        use_loose = loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0
         last = lo + len(block) - 1
         rev = block[::-1]
         if not self.check:
+            pattern = names.loose() if use_loose else names.strict()
             return [p for m in pattern.finditer(rev) if start <= (p := last - m.start()) < stop]
-        matches: Iterable[re.Match[bytes]] = pattern.finditer(rev)
         safe_to = lo  # (the colons before it: no run after them may be too long)
-        if self.safe and pattern is names.strict and names.safe_source is not None:
+        cut = len(block)
+        if self.safe and not use_loose and names.safe_source is not None:
             cut = len(block) - self._safe_before(block, lo)  # (the safe colons, reversed)
-            if cut < len(block):
-                safe_to = lo + len(block) - cut
-                # (a match from before the cut reads at most a name and two more after it)
-                unsafe = pattern.finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
-                matches = chain(
-                    [m for m in unsafe if m.start() < cut], names.safe().finditer(rev, cut)
-                )
+        matches: Iterable[re.Match[bytes]]
+        if cut < len(block):
+            safe_to = lo + len(block) - cut
+            # (a match from before the cut reads at most a name and two more after it)
+            unsafe = names.strict().finditer(rev, 0, cut + SCHEME_MAX + 4) if cut else ()
+            matches = chain([m for m in unsafe if m.start() < cut], names.safe().finditer(rev, cut))
+        else:
+            matches = (names.loose() if use_loose else names.strict()).finditer(rev)
         short, after, other = names.short, names.after, names.any_after
         found = [(p, m.group(1)) for m in matches if start <= (p := last - m.start()) < stop]
         found.reverse()  # (forwards: the run measured last serves the colons after it)
@@ -209,7 +209,7 @@ class DenseColons:
                 and (
                     buf[p - len(name) - 1 : p - len(name)] in _NAME_CHARS
                     if name in short
-                    else pattern is not names.strict or _may_take(buf, p, len(name))
+                    else use_loose or _may_take(buf, p, len(name))
                 )
                 and other.match(buf, p) is not None
             )

@@ -59,12 +59,13 @@ class ColonNames:
     ASCII-lowered text reversed, so each pattern starts with the colon), and what may
     follow each name's colon."""
 
-    strict: re.Pattern[bytes]
+    strict_source: bytes
     """A name after a dot, or glued neither to a letter nor to a letter and one of
     "0-9+-": where no run of scheme characters is 64 long, a superset of the words the
     site takes (a longer run's word may start after any "-", up to 64 before the
-    colon)."""
-    loose: re.Pattern[bytes]
+    colon). Compiled at its first use (:meth:`strict`), as are the others: the
+    names' tree costs tens of milliseconds to compile, and many blocks need only one."""
+    loose_source: bytes
     """A name not glued to a letter."""
     after: dict[bytes, re.Pattern[str]]
     """By name (reversed ASCII, as the search finds it), what must follow its colon."""
@@ -74,13 +75,21 @@ class ColonNames:
     """What must follow the colon of any other word (the rules that take any word before
     "//"); None: no rule does."""
     safe_source: bytes | None = None
-    """:attr:`strict` with what :attr:`short` needs after each name's colon (the parts'
+    """:attr:`strict_source` with what :attr:`short` needs after each name's colon (the parts'
     ``short_near`` and ``short_never``), for blocks where no run after a colon may be too
-    long; None where it is :attr:`strict`."""
+    long; None where it is :attr:`strict_source`."""
+
+    def strict(self) -> re.Pattern[bytes]:
+        """:attr:`strict_source` compiled (at its first use)."""
+        return _compiled(self.strict_source)
+
+    def loose(self) -> re.Pattern[bytes]:
+        """:attr:`loose_source` compiled (at its first use)."""
+        return _compiled(self.loose_source)
 
     def safe(self) -> re.Pattern[bytes]:
-        """:attr:`safe_source` compiled (at its first use), or :attr:`strict`."""
-        return self.strict if self.safe_source is None else _compiled(self.safe_source)
+        """:attr:`safe_source` compiled (at its first use), or :meth:`strict`'s."""
+        return _compiled(self.strict_source if self.safe_source is None else self.safe_source)
 
 
 @cache
@@ -127,8 +136,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     head = start + f"({_branches(plain, bool(any_word))})"
     safe_head = start + f"({_branches(safe, bool(any_word))})"
     return ColonNames(
-        re.compile((head + _BOUNDARY_STRICT).encode()),
-        re.compile((head + "(?![a-z])").encode()),
+        (head + _BOUNDARY_STRICT).encode(),
+        (head + "(?![a-z])").encode(),
         _by_name(checks),
         _by_name(shorts),
         re.compile(_union(any_word)) if any_word else None,
