@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from urimine.model import Hit, Rejection
-from urimine.normalize import dedup_key
+from urimine.normalize import dedup_key, web_key
 from urimine.rules.base import Candidate, Pending
 from urimine.scan.triggers import TriggerFinder
 
@@ -116,10 +116,38 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
         else:
             assert isinstance(res, Candidate)
             if res.reason is None:
-                cursor.pos, cursor.line, cursor.line_start = lc_pos, lc_line, lc_line_start
-                out.append(sc.hit(buf, res))
-                lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start
-                pos = last_end = res.end
+                # The general path's hit, made here as for a shortcut's.
+                s, pos, uri = res.start, res.end, res.uri
+                lo = lc_pos - base
+                if s > lo:
+                    if lo < 0:
+                        lo = 0
+                    nl = buf.rfind("\n", lo, s)
+                    if nl >= 0:
+                        lc_line += buf.count("\n", lo, nl) + 1
+                        lc_line_start = base + nl + 1
+                    lc_pos = base + s
+                out.append(
+                    _new_hit(
+                        Hit,
+                        (
+                            uri,
+                            buf[s:pos],
+                            base + s,
+                            base + pos,
+                            lc_line,
+                            base + s - lc_line_start + 1,
+                            res.context,
+                            res.kind,
+                            res.scheme,
+                            dedup_key(uri) if res.strict else web_key(uri),
+                            res.alternative,
+                            res.strict,
+                            None,
+                        ),
+                    )
+                )
+                last_end = pos
                 continue
             if want_rejections:
                 out.append(sc.rejection(buf, res))
