@@ -52,10 +52,10 @@ def _at_wrap(buf: str, start: int, end: int) -> bool:
     first = buf.find("//", start, end)
     if first < 0:
         return False
-    lo = max(start, last_space(buf, start, first) + 1)
-    if _WRAP_LINE(buf, max(lo - WRAP_MAX, 0), end) is None:
+    begin = max(start, last_space(buf, start, first) + 1)
+    if _WRAP_LINE(buf, max(begin - WRAP_MAX, 0), end) is None:
         return False  # no line so long (its matches below would each be a Python step)
-    for m in _COLON_LINE_END(buf, lo, end):
+    for m in _COLON_LINE_END(buf, begin, end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True

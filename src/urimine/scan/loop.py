@@ -1,8 +1,9 @@
 """The scan loop: from trigger to trigger, the site of each decides, hits are made.
 
 The one hand-inlined function of the package (the only complexity waiver): it runs once
-per trigger and per hit, so the scanner's state is held in locals, the common hit (a
-shortcut's tuple) is made here with the line cursor written out, and every other
+per trigger and per hit, so the scanner's state is held in locals, the hits (a
+shortcut's tuple, the general path's candidate) are made here with the line cursor
+written out, and every other
 mechanism is called at one hook: the trigger finder's next trigger
 (``next_function``) and ``miss``, and the word leaps after enough triggers decided
 one by one.
