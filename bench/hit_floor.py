@@ -22,6 +22,8 @@ from urimine.parser import check_uri
 SHAPES: dict[str, tuple[str, str]] = {
     "legacy-backslash": ("<URN:ietf:rfc\\", "default"),
     "crlf-hyphens": ("http://a-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", "default"),
+    "crlf-joined": ("http://a/-\r\nb-\r\n\rc-\n\r\n-\r\nx:-\r\n", "default"),
+    "lf-joined": ("see https://example.org/a-\nb/c-\nd.html and\n", "default"),
     "colon-mix": ("x:y:z:http:https:urn:URL:<URN:mailto:", "default"),
     "www.a.com/": ("www.a.com/ ", "default"),
     "a@b.com. (email)": ("a@b.com. ", "default,email"),

@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 from urimine.choices import DEFAULT_MAX_CANDIDATE_LEN
 from urimine.fast.words import WordLeaps
 from urimine.model import Hit, Rejection
-from urimine.normalize import dedup_key, web_key
 from urimine.rules.base import Candidate, Site
 from urimine.rules.config import Config
 from urimine.rules.context import Context
@@ -41,8 +40,6 @@ _ALL_SPEED = Speed()
 """The default (frozen, so shared): making one costs a small text's scan a tenth."""
 
 __all__ = ["DEFAULT_MAX_CANDIDATE_LEN", "Scanner"]
-
-_new_hit = tuple.__new__
 
 
 class Scanner:
@@ -172,19 +169,6 @@ class Scanner:
             yield from expand(out) if self.unwrap else out
 
     # ------------------------------------------------------------------ output
-    def hit(self, buf: str, c: Candidate) -> Hit:
-        """The hit of a candidate the general path accepted (line cursor moved to it)."""
-        base = self.buffer.base
-        cursor = self.cursor
-        cursor.advance(buf, base, c.start)
-        start = base + c.start
-        column = start - cursor.line_start + 1
-        key = dedup_key(c.uri) if c.strict else web_key(c.uri)
-        fields = (c.uri, buf[c.start : c.end], start, base + c.end, cursor.line, column)
-        return _new_hit(
-            Hit, (*fields, c.context, c.kind, c.scheme, key, c.alternative, c.strict, None)
-        )
-
     def rejection(self, buf: str, c: Candidate) -> Rejection:
         """The rejection of a candidate."""
         assert c.reason is not None

@@ -55,7 +55,7 @@ _TRAIL = ".,;:!?"
 _JOINED = re.compile(
     # The first run ends in "-" at a line break the hyphen rule takes (failing here is
     # cheap: most candidates do).
-    rf":(?=[{_QUERY}%#]*+(?<=-){_GAP})"
+    rf":(?=[{_QUERY}%#]*+(?<=-)(){_GAP})"
     # RFC 3986 3 after the scheme's colon: "//" authority path-abempty, or a path that
     # does not start with "//"; then the query and the fragment. The authority without
     # userinfo, its port at most four digits (a longer one may be out of range, 3.2.3).
@@ -79,13 +79,21 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     m = _JOINED.match(buf, i, stop)
     if m is None or (s and buf[s - 1] != "\n" and quote_depth(buf, s)):
         return None
-    if buf[m.end() : m.end() + 1] in _WEB_STOPS and "web-chars" in ctx.rules:
+    e = m.end()
+    after = buf[e]  # (a stop character: the match looks for one)
+    if after in _WEB_STOPS and "web-chars" in ctx.rules:
         return None  # the web-chars rule may run on past it (issue 30 item 1)
-    chain = buf[s : m.end()].rstrip(_TRAIL)  # (trim: its last piece keeps a character)
-    if "\n" not in chain or chain[-1] not in _KEPT or not buf[s : m.end() + 1].isascii():
+    chain = buf[s:e].rstrip(_TRAIL)  # (trim: its last piece keeps a character)
+    # (What the match took is ASCII, and so is the scheme: only the stop may not be.)
+    if chain[-1] not in _KEPT or after > "\x7f":
         return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)
-    uri, alt = _readings(chain)
-    if len(chain) < m.end() - s:
+    if " " in chain or "\t" in chain:
+        uri, alt = _readings(chain)
+    else:
+        uri = chain.replace("\r", "").replace("\n", "")
+        alt = chain.replace("-\r\n", "").replace("-\n", "")
+    end = s + len(chain)
+    if end < e:
         # Without the punctuation trim drops: validated again (what the grammar takes
         # with its end it takes without, but for the scheme's checks and escapes).
         if validate(ctx, uri, scheme, bare=True):
@@ -95,11 +103,11 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     ):
         return None  # (the scheme's own checks pass "//" and a host)
     # The other reading drops hyphens only, which every part the match took may hold
-    # but the port, so the grammar takes it too where it starts alike; the scheme's
-    # checks read three characters after the colon.
+    # but the port, so the grammar takes it too where it starts alike (before the first
+    # break's hyphen, at ``m.end(1) - 1``, both are the chain); the scheme's checks read
+    # three characters after the colon.
     head = i - s + 4
-    end = s + len(chain)
-    if alt[:head] != uri[:head] and validate(ctx, alt, scheme, bare=True):
+    if m.end(1) <= i + 4 and alt[:head] != uri[:head] and validate(ctx, alt, scheme, bare=True):
         return Candidate(s, end, "bare", uri, "uri", scheme)
     return Candidate(s, end, "bare", uri, "uri", scheme, alt)
 

@@ -22,6 +22,9 @@ _COLON_LINE_END = re.compile(
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
 the wrap column is a URI with "//", which white space never splits): read once, up to
 its first "//" and on."""
+_WRAP_LINE = re.compile(rf"^[^\n]{{{WRAP_MIN - 1},{WRAP_MAX - 1}}}\S[ \t]*+\r?\n", re.M).search
+"""A line whose last word ends at the wrap column (the lines :func:`_at_wrap` measures
+are among these)."""
 _GAP_AFTER = re.compile(r"[ \t]*+[\r\n]?")
 unclosed_angle = re.compile(r"<[^> \t\r\n]*+[ \t\r\n]").search
 """A "<" whose word ends before a ">" (see :func:`angles_closed`)."""
@@ -49,7 +52,10 @@ def _at_wrap(buf: str, start: int, end: int) -> bool:
     first = buf.find("//", start, end)
     if first < 0:
         return False
-    for m in _COLON_LINE_END(buf, max(start, last_space(buf, start, first) + 1), end):
+    begin = max(start, last_space(buf, start, first) + 1)
+    if _WRAP_LINE(buf, max(begin - WRAP_MAX, 0), end) is None:
+        return False  # no line so long (its matches below would each be a Python step)
+    for m in _COLON_LINE_END(buf, begin, end):
         lo = max(m.start() - LINE_LOOKBEHIND, 0)
         if WRAP_MIN <= m.end(1) - buf.rfind("\n", lo, m.start()) - 1 <= WRAP_MAX:
             return True

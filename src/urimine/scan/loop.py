@@ -1,8 +1,9 @@
 """The scan loop: from trigger to trigger, the site of each decides, hits are made.
 
 The one hand-inlined function of the package (the only complexity waiver): it runs once
-per trigger and per hit, so the scanner's state is held in locals, the common hit (a
-shortcut's tuple) is made here with the line cursor written out, and every other
+per trigger and per hit, so the scanner's state is held in locals, the hits (a
+shortcut's tuple, the general path's candidate) are made here with the line cursor
+written out, and every other
 mechanism is called at one hook: the trigger finder's next trigger
 (``next_function``) and ``miss``, and the word leaps after enough triggers decided
 one by one.
@@ -14,7 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from urimine.model import Hit, Rejection
-from urimine.normalize import dedup_key
+from urimine.normalize import dedup_key, web_key
 from urimine.rules.base import Candidate, Pending
 from urimine.scan.triggers import TriggerFinder
 
@@ -116,10 +117,38 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
         else:
             assert isinstance(res, Candidate)
             if res.reason is None:
-                cursor.pos, cursor.line, cursor.line_start = lc_pos, lc_line, lc_line_start
-                out.append(sc.hit(buf, res))
-                lc_pos, lc_line, lc_line_start = cursor.pos, cursor.line, cursor.line_start
-                pos = last_end = res.end
+                # The general path's hit, made here as for a shortcut's.
+                s, pos, uri = res.start, res.end, res.uri
+                lo = lc_pos - base
+                if s > lo:
+                    if lo < 0:
+                        lo = 0
+                    nl = buf.rfind("\n", lo, s)
+                    if nl >= 0:
+                        lc_line += buf.count("\n", lo, nl) + 1
+                        lc_line_start = base + nl + 1
+                    lc_pos = base + s
+                out.append(
+                    _new_hit(
+                        Hit,
+                        (
+                            uri,
+                            buf[s:pos],
+                            base + s,
+                            base + pos,
+                            lc_line,
+                            base + s - lc_line_start + 1,
+                            res.context,
+                            res.kind,
+                            res.scheme,
+                            dedup_key(uri) if res.strict else web_key(uri),
+                            res.alternative,
+                            res.strict,
+                            None,
+                        ),
+                    )
+                )
+                last_end = pos
                 continue
             if want_rejections:
                 out.append(sc.rejection(buf, res))
