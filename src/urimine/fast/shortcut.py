@@ -21,6 +21,7 @@ from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast import joined
 from urimine.normalize import simple_uri_key
+from urimine.rules import legacy_urn
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
 from urimine.rules.dns_names import host_refusal
@@ -272,22 +273,26 @@ def _urn(ctx: Context, buf: str, i: int, s: int) -> Shortcut | None:
 _PLAIN = re.compile(rf"<([A-Za-z][{SCHEME_CHAR}]{{0,63}}):[^<>\s]+>")
 
 
-def at_angle(ctx: Context, buf: str, i: int) -> Shortcut | Candidate | None:
+def at_angle(ctx: Context, buf: str, i: int, final: bool) -> Shortcut | Candidate | None:
     """``<scheme:...>`` on one line, a registered scheme right after the ``<``: a URI or
     its rejection as the angle rule decides them; None where the general path decides
-    (not for "urn", whose 1993 form is looked at first, nor "url", the URL: prefix)."""
+    (a 1993 URN, which the legacy-urn rule looks at first, and "url", the URL: prefix).
+    ``<urn:uuid:...>`` heads every WARC record."""
     m = _PLAIN.match(buf, i)
     if m is None or "angle" not in ctx.rules:
         return None
     text = m.group()
     scheme = m.group(1).lower()
-    if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme in ("urn", "url"):
+    if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme == "url":
+        return None
+    if scheme == "urn" and "legacy-urn" in ctx.rules and legacy_urn.at(buf, i, final) is not None:
         return None
     uri = text[1:-1]
+    kind = "urn" if scheme == "urn" else "uri"
     bad, strict = validate_web(ctx, uri, scheme, bare=False)
     if bad is None:
         if not strict:
-            return Candidate(i, m.end(), "angle", uri, "uri", scheme, strict=False)
-        return i, m.end(), uri, "angle", scheme, "", "uri"
+            return Candidate(i, m.end(), "angle", uri, kind, scheme, strict=False)
+        return i, m.end(), uri, "angle", scheme, "", kind
     # As the angle rule's rejection: the colon rule may still take the colon.
     return Candidate(i, m.end(), "angle", uri, reason=bad[0], detail=bad[1], consume=False)
