@@ -130,7 +130,7 @@ def at_colon(
     if before == " ":
         if buf[s - 2] == ":" and after_url(buf, s):
             return None
-    elif before in _BEFORE_OTHER:  # (after a colon, the general path decides)
+    elif before in _BEFORE_OTHER and (before != ":" or after_url(buf, s)):
         return _quoted(ctx, buf, i, s, scheme) if before == '"' and s > last_end else None
     if scheme == "urn":
         return _urn(ctx, buf, i, s)
