@@ -21,6 +21,7 @@ from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast import joined
 from urimine.normalize import simple_uri_key
+from urimine.rules import legacy_urn
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
 from urimine.rules.dns_names import host_refusal
@@ -29,7 +30,7 @@ from urimine.rules.patterns import RUN_STOP, RUN_STOP_MARKS, SCHEME_CHAR
 from urimine.rules.schemeless import host_labels
 from urimine.rules.url_prefix import after_url
 from urimine.rules.webchars import validate_web
-from urimine.rules.wrapped import may_continue
+from urimine.rules.wrapped import PLAIN_WORD, WRAP_MAX, WRAP_MIN, may_continue
 from urimine.schemes import AUTHORITY_SCHEMES
 
 __all__ = ["at_abbreviated", "at_angle", "at_colon"]
@@ -79,8 +80,13 @@ _FAST = re.compile(
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
     rf"{_END}"
-    # Where a line break (or the text's end) may follow, the wrapped rule's question.
-    r"(?:(?=[ \t]*+[\r\n]|[ \t\r\n>]*+\Z)(?P<eol>)|)"
+    # Where the wrapped rule may join the next line (a superset of its may_continue,
+    # cheapest question first): a line break or the text's end follows, at the wrap
+    # column (a line start 66 to 80 characters back), and the next line's first word
+    # is not plain.
+    r"(?:(?=[ \t]*+(?:[\r\n]|[ \t\r\n>]*+\Z))"
+    rf"(?<=[^\n]{{{WRAP_MIN}}})(?<![^\n]{{{WRAP_MAX + 1}}})"
+    rf"(?![ \t]*+\r?\n(?:{PLAIN_WORD}))(?P<eol>)|)"
 )
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque", "eol")
@@ -108,37 +114,37 @@ _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
 # (its closer ends the run), "*" and "_" (trim). After "(" or "[" the general path cuts
 # at the first closer, which the shortcut's URI part never holds.
 _BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
+_BEFORE_OTHER = _BLOCKERS | {":"}
+"""What else before the scheme is looked at: the blockers, a double quote (the quoted
+shortcut) and a colon ("URL:" may end there)."""
 
 
 def at_colon(
-    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int
+    ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, before: str
 ) -> Shortcut | Candidate | None:
     """The bare URI (or URN) at the colon ``i`` of the registered ``scheme`` (lower case)
-    written from ``s``, where nothing before it rules the shortcut out and one match
-    takes it whole (or the label it is), or the URI a double quote before it opens and
-    after it closes; else None (the general path decides)."""
-    before = buf[s - 1] if s else ""
-    if before == '"':
-        return _quoted(ctx, buf, i, s, scheme) if s > last_end else None
-    if before in _BLOCKERS or (
-        (before == ":" or (before == " " and buf[s - 2] == ":")) and after_url(buf, s)
-    ):
-        return None
+    written from ``s`` after the character *before* ("" at the text's start), where
+    nothing before it rules the shortcut out and one match takes it whole (or the label
+    it is), or the URI a double quote before it opens and after it closes; else None
+    (the general path decides)."""
+    if before == " ":
+        if buf[s - 2] == ":" and after_url(buf, s):
+            return None
+    elif before in _BEFORE_OTHER and (before != ":" or after_url(buf, s)):
+        return _quoted(ctx, buf, i, s, scheme) if before == '"' and s > last_end else None
     if scheme == "urn":
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
     if fast is None:
         return _joined(ctx, buf, i, s, scheme)
-    if fast.start(_EOL) >= 0 and ctx.wrapped and _at_wrap(ctx, buf, s, fast):
+    if fast.lastindex == _EOL and ctx.wrapped and _at_wrap(ctx, buf, s, fast):
         return None  # at the wrap column: the next line may continue it
     e = fast.end(_OPAQUE)
     if e >= 0:
         return _opaque_or_label(ctx, buf, i, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
-    if "%" in uri:
-        return s, e, uri, "bare", scheme, "", "uri"
-    if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+    if "%" not in uri and fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
         written = buf[s : fast.end(_HOST)]
         if written == written.lower():  # already in normal form: its own key
             return s, e, uri, "bare", scheme, uri, "uri"
@@ -148,7 +154,7 @@ def at_colon(
 def _key(buf: str, s: int, uri: str, scheme: str, fast: re.Match[str]) -> str:
     """The normal form (the dedup key) of the hierarchical *uri* a shortcut matched
     (*fast*, from ``s``), or "" where the general normalisation must make it. (The bare
-    shortcut's common cases are written out where it runs.)"""
+    shortcut's common case is written out where it runs.)"""
     if "%" in uri:
         return ""
     if fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
@@ -179,7 +185,9 @@ def _at_wrap(ctx: Context, buf: str, s: int, fast: re.Match[str]) -> bool:
     e = fast.end(_OPAQUE)
     if e < 0:
         e = fast.end(_URI)
-    return e == fast.end() and may_continue(ctx, buf, s, e) and "//" in buf[s:e]
+    elif "//" not in buf[s:e]:
+        return False
+    return e == fast.end() and may_continue(ctx, buf, s, e)
 
 
 def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | None:
@@ -265,22 +273,26 @@ def _urn(ctx: Context, buf: str, i: int, s: int) -> Shortcut | None:
 _PLAIN = re.compile(rf"<([A-Za-z][{SCHEME_CHAR}]{{0,63}}):[^<>\s]+>")
 
 
-def at_angle(ctx: Context, buf: str, i: int) -> Shortcut | Candidate | None:
+def at_angle(ctx: Context, buf: str, i: int, final: bool) -> Shortcut | Candidate | None:
     """``<scheme:...>`` on one line, a registered scheme right after the ``<``: a URI or
     its rejection as the angle rule decides them; None where the general path decides
-    (not for "urn", whose 1993 form is looked at first, nor "url", the URL: prefix)."""
+    (a 1993 URN, which the legacy-urn rule looks at first, and "url", the URL: prefix).
+    ``<urn:uuid:...>`` heads every WARC record."""
     m = _PLAIN.match(buf, i)
     if m is None or "angle" not in ctx.rules:
         return None
     text = m.group()
     scheme = m.group(1).lower()
-    if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme in ("urn", "url"):
+    if len(text) - 2 > ctx.max_len or scheme not in ctx.schemes or scheme == "url":
+        return None
+    if scheme == "urn" and "legacy-urn" in ctx.rules and legacy_urn.at(buf, i, final) is not None:
         return None
     uri = text[1:-1]
+    kind = "urn" if scheme == "urn" else "uri"
     bad, strict = validate_web(ctx, uri, scheme, bare=False)
     if bad is None:
         if not strict:
-            return Candidate(i, m.end(), "angle", uri, "uri", scheme, strict=False)
-        return i, m.end(), uri, "angle", scheme, "", "uri"
+            return Candidate(i, m.end(), "angle", uri, kind, scheme, strict=False)
+        return i, m.end(), uri, "angle", scheme, "", kind
     # As the angle rule's rejection: the colon rule may still take the colon.
     return Candidate(i, m.end(), "angle", uri, reason=bad[0], detail=bad[1], consume=False)

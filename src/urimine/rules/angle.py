@@ -70,7 +70,7 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
     """The rules at the "<" at ``i``: a shortcut, a candidate, an index to go on from
     (nothing starts here nor before it), None or Pending."""
     if ctx.speed.angle_shortcut:
-        short = shortcut.at_angle(ctx, buf, i)
+        short = shortcut.at_angle(ctx, buf, i, final)
         if short is not None:
             return short
     head = _head(buf, i, final)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
+from typing import Literal
 
 import regex
 
 from urimine.fast.shortcut import at_colon as shortcut_at
 from urimine.rules import escaped, quote, url_prefix, wrapped
 from urimine.rules.bare import uri_at
-from urimine.rules.base import Pending, Result
+from urimine.rules.base import Pending, PendingType, Result
 from urimine.rules.context import Context
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS, SCHEME_MAX, STOP_CHAR
 from urimine.rules.slashed import slashes_follow, unregistered
@@ -59,23 +60,19 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
     lo = last_end if last_end > i - SCHEME_MAX else i - SCHEME_MAX
     written, scheme = ctx.guess[0]
     s = i - len(written)
-    if s > lo and buf[s:i] == written and buf[s - 1] not in SCHEME_CHARS:
+    if s > lo and buf[s:i] == written and (before := buf[s - 1]) not in SCHEME_CHARS:
         registered = True
     else:
         found = _scheme(ctx, buf, i, lo)
         if found is None:
             return None
-        s, scheme, registered = found
-    before = buf[s - 1] if s else ""
-    if before == ":" and s > 3 and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
-        return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
+        s, scheme, registered, before = found
+    # (One test for the common case; "" too, the text's start.)
+    if before in ":@" and (out := _inside(ctx, buf, i, s, before, registered, final)) is not False:
+        return out
     if registered:
-        if before == "@" and buf[i + 1 : i + 2] != "/":
-            if i + 1 == len(buf) and not final:
-                return Pending  # "a@http:" at the end of a chunk: "//" may follow
-            return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
         if ctx.shortcut:
-            short = shortcut_at(ctx, buf, i, s, scheme, last_end)
+            short = shortcut_at(ctx, buf, i, s, scheme, last_end, before)
             if short is not None:
                 return short
     elif not ctx.any_scheme and (
@@ -92,9 +89,24 @@ def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result
     return _general(ctx, buf, i, s, scheme, registered, last_end, final)
 
 
-def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool] | None:
-    """The word before the colon ``i`` (not before *lo*): where it starts, lowered, and
-    whether it is registered (then it is the next guess)."""
+def _inside(
+    ctx: Context, buf: str, i: int, s: int, before: str, registered: bool, final: bool
+) -> PendingType | Literal[False] | None:
+    """None where the word at ``s`` (after *before*) stands inside a URN or a URI, not a
+    scheme, Pending where the text ends before that is known; False where it may be one."""
+    if before == ":" and s > 3 and buf[s - 2] in "nN" and _after_urn(ctx, buf, s):
+        return None  # a URN's NID ("urn:xmpp:a%00b"), never a scheme (issue 30 item 9)
+    if registered and before == "@" and buf[i + 1 : i + 2] != "/":
+        if i + 1 == len(buf) and not final:
+            return Pending  # "a@http:" at the end of a chunk: "//" may follow
+        return None  # "user@host:port": a colon inside a URI (issue 30 item 3)
+    return False
+
+
+def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool, str] | None:
+    """The word before the colon ``i`` (not before *lo*): where it starts, lowered,
+    whether it is registered (then it is the next guess), and the character before it
+    ("" at the text's start)."""
     m = _SCHEME_BACK.search(buf, lo if lo > i - _NEAR else i - _NEAR, i)
     if m is None or (m.start() > lo and buf[m.start() - 1] in SCHEME_CHARS):
         m = _SCHEME_RUN.search(buf, lo, i)
@@ -105,7 +117,8 @@ def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool] | 
     registered = scheme in ctx.schemes
     if registered and ctx.guessing:
         ctx.guess[0] = written, scheme
-    return m.start(), scheme, registered
+    s = m.start()
+    return s, scheme, registered, buf[s - 1] if s else ""
 
 
 def _general(

@@ -20,6 +20,7 @@ from urimine.rules.patterns import COLON_SPARSE, LINE_LOOKBEHIND, SCHEME_CHAR, S
 
 __all__ = [
     "AFTER",
+    "PLAIN_WORD",
     "SPLIT_HEAD",
     "WRAP_MAX",
     "WRAP_MIN",
@@ -111,10 +112,11 @@ _TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 _TRAILING = ".,;:!?)'\""
 _BREAKS = frozenset((" ", "\t", "\r", "\n", ""))
 _PATH_MARK = re.compile(r"[/?=&%#]")
-_PLAIN_WORD = re.compile(r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)")
+PLAIN_WORD = r"[ \t>]*+[^\s>/?=&%#.][^\s/?=&%#.]*+\s|[ \t]*+\r?\n(?![ \t\r\n>]*+\Z)"
 """A next line whose first word holds none of the path marks nor a dot (no file name),
 then white space, or a blank line with more than white space after it: what no URI is
 continued with."""
+_PLAIN_WORD = re.compile(PLAIN_WORD)
 _FILE_EXTENSIONS = (
     "html?|php\\d?|aspx?|jsp|cgi|pl|py|rb|js|css|json|xml|txt|pdf|ps|gz|tgz|bz2|xz|zip|tar"
     "|patch|diff|[ch]|cc|cpp|png|jpe?g|gif|svg|docx?|rtf|md|rst|mbox|eml|iso|deb|rpm"
