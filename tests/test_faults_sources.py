@@ -597,30 +597,3 @@ def test_an_unreadable_maildir_message_is_named_and_the_rest_read(tmp_path: Path
     assert lines(proc.stdout) == ["http://md1.example/", "http://md4.example/"]
     verbose = run("-j", "1", "-v", str(box))
     assert f"urimine: {box / 'cur' / '3:2,S'}: No such file or directory" in verbose.stderr
-
-
-# ------------------------------------------------------------------ memory at scale
-
-WORKER_RSS_LIMIT_KB = 52_000
-"""Peak memory of any process over a large text with two workers: flat with the input
-size (issue 29: under 100 MB at any size). A worker lives for the whole run; without
-handing back what its tasks free, its heap crept to 63 MB on this input (42 MB with),
-and past 100 MB over 1 GB."""
-
-
-@pytest.mark.perf
-def test_workers_stay_flat_over_a_large_text(tmp_path: Path, shared: Path) -> None:
-    docs = shared / "corpora" / "docs"
-    parts = [gzip.decompress(p.read_bytes()) for p in sorted(docs.glob("*.txt.gz"))]
-    path = tmp_path / "large.txt"
-    with path.open("wb") as fh:
-        written = 0
-        while written < 320 << 20:
-            for part in parts:
-                fh.write(part.rstrip(b"\n") + b"\n\n")
-                written += len(part) + 2
-    proc, peak = measured("-j", "2", str(path), timeout=600)
-    no_traceback(proc)
-    assert proc.returncode == 0, proc.stderr
-    assert peak < WORKER_RSS_LIMIT_KB, f"peak RSS {peak} kB"
-    assert "https://www.rfc-editor.org/info/rfc3986" in lines(proc.stdout)

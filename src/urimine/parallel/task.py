@@ -75,10 +75,14 @@ Result = tuple[list[Row], list[Meta], list[Size], list[Batch], list[Failure], in
 """Rows, metas, sizes, batches, failures, how many hits there were (rows may leave
 repeated keys out), and how many characters of text were scanned."""
 
-RELEASE_AFTER = 1 << 20
-"""Characters a task scans from which the worker hands its freed heap pages back to
-the system afterwards (:func:`urimine.sources._heap.release`): tasks of large texts free
-megabyte strings of varying sizes, which fragment the heap of a long-lived worker."""
+RELEASE_EVERY = 32 << 20
+"""Characters a worker scans between two hand-backs of its freed heap pages
+(:func:`urimine.sources._heap.release`, as the main process does every 32 chunks): tasks
+of large texts free megabyte strings of varying sizes, which fragment the heap of a
+long-lived worker. Each hand-back costs the pages touched again after it, so not after
+every task."""
+_SCANNED = [0]
+"""Worker side: characters scanned since the last hand-back."""
 
 # Worker side, with ``unique``: the keys this worker has already sent. A worker takes its
 # tasks in input order, so a key it sent before can never be a first occurrence again.
@@ -99,7 +103,9 @@ def scan_pieces(pieces: list[Piece], options: Options, unique: bool) -> Result:
             task.file_range(n, payload)
         else:
             task.mbox(n, payload, source)
-    if task.stats.chars >= RELEASE_AFTER:
+    _SCANNED[0] += task.stats.chars
+    if _SCANNED[0] >= RELEASE_EVERY:
+        _SCANNED[0] = 0
         release()  # a worker lives for the whole run: its heap must not creep up
     return (
         task.rows,
