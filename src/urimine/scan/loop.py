@@ -68,9 +68,47 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
             pos = n
             break
         res = sites[buf[i]](ctx, buf, i, last_end, final)
-        if type(res) is tuple:
-            # A shortcut's URI: the common hit, made here (the line cursor written out).
+        if type(res) is tuple:  # a shortcut's URI: the common hit
             s, pos, uri, context, scheme, key, kind = res
+            raw = uri if context == "bare" else buf[s:pos]
+            key = key or dedup_key(uri)
+            alternative, strict, general = None, True, False
+            shortcuts += 1
+        elif type(res) is Candidate and res.reason is None:  # the general path's hit
+            s, pos, uri = res.start, res.end, res.uri
+            raw, context, kind, scheme = buf[s:pos], res.context, res.kind, res.scheme
+            alternative, strict, general = res.alternative, res.strict, True
+            key = dedup_key(uri) if strict else web_key(uri)
+        else:
+            s = -1
+            if type(res) is int:
+                miss(i)  # nothing here nor before that index: on from there
+                pos = res
+                continue
+            if res is None:
+                miss(i)
+                pos = i + 1
+                at = i
+            elif res is Pending:
+                pos = i
+                stalled = True
+                break
+            else:
+                assert isinstance(res, Candidate)
+                if want_rejections:
+                    out.append(sc.rejection(buf, res))
+                if res.consume:
+                    pos = last_end = res.end
+                    if res.too_long:
+                        sc.skip_to_space = True
+                        continue
+                    at = pos  # (counted too: a block may start at the next word)
+                else:
+                    miss(i)
+                    pos = res.resume or i + 1
+                    at = i
+        if s >= 0:
+            # The hit, made here (the line cursor written out).
             lo = lc_pos - base
             if s > lo:
                 if lo < 0:
@@ -85,7 +123,7 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                     Hit,
                     (
                         uri,
-                        uri if context == "bare" else buf[s:pos],
+                        raw,
                         base + s,
                         base + pos,
                         lc_line,
@@ -93,75 +131,17 @@ def scan(sc: Scanner, final: bool, stop: int = -1) -> list[Hit | Rejection]:  # 
                         context,
                         kind,
                         scheme,
-                        key or dedup_key(uri),
-                        None,
-                        True,
+                        key,
+                        alternative,
+                        strict,
                         None,
                     ),
                 )
             )
-            shortcuts += 1
-            last_end = at = pos
-        elif type(res) is int:
-            miss(i)  # nothing here nor before that index: on from there
-            pos = res
-            continue
-        elif res is None:
-            miss(i)
-            pos = i + 1
-            at = i
-        elif res is Pending:
-            pos = i
-            stalled = True
-            break
-        else:
-            assert isinstance(res, Candidate)
-            if res.reason is None:
-                # The general path's hit, made here as for a shortcut's.
-                s, pos, uri = res.start, res.end, res.uri
-                lo = lc_pos - base
-                if s > lo:
-                    if lo < 0:
-                        lo = 0
-                    nl = buf.rfind("\n", lo, s)
-                    if nl >= 0:
-                        lc_line += buf.count("\n", lo, nl) + 1
-                        lc_line_start = base + nl + 1
-                    lc_pos = base + s
-                out.append(
-                    _new_hit(
-                        Hit,
-                        (
-                            uri,
-                            buf[s:pos],
-                            base + s,
-                            base + pos,
-                            lc_line,
-                            base + s - lc_line_start + 1,
-                            res.context,
-                            res.kind,
-                            res.scheme,
-                            dedup_key(uri) if res.strict else web_key(uri),
-                            res.alternative,
-                            res.strict,
-                            None,
-                        ),
-                    )
-                )
-                last_end = pos
+            last_end = pos
+            if general:
                 continue
-            if want_rejections:
-                out.append(sc.rejection(buf, res))
-            if res.consume:
-                pos = last_end = res.end
-                if res.too_long:
-                    sc.skip_to_space = True
-                    continue
-                at = pos  # (counted too: a block may start at the next word)
-            else:
-                miss(i)
-                pos = res.resume or i + 1
-                at = i
+            at = pos
         if words is not None:
             word_misses += 1
             if word_misses >= word_limit:
