@@ -217,26 +217,19 @@ def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | No
     return s, e, f"{scheme}://{buf[s:e]}", "abbreviated", scheme, "", "uri"
 
 
-def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
-    """A URI joined at hyphens at line ends, where no label can be (the general path
-    rejects "Fax:-" then "+1" as one)."""
-    if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
-        return None
-    found = joined.at_colon(ctx, buf, i, s, scheme)
-    return found if found is None else _dns_checked(found, i - s)
-
-
 def _joined_first(
     ctx: Context, buf: str, i: int, s: int, scheme: str, fast: re.Match[str] | None
 ) -> Shortcut | Candidate | re.Match[str] | None:
-    """Where the run after the colon ``i`` ends in "-" at a line end: the joined
-    shortcut's answer, else the general shortcut's match (None where it fails). None
-    where *fast*, the match that asks both, failed: no joined shortcut either."""
+    """Where the run after the colon ``i`` ends in "-" at a line end: the URI joined at
+    hyphens at line ends, where no label can be (the general path rejects "Fax:-" then
+    "+1" as one), else the general shortcut's match (None where it fails). None where
+    *fast*, the match that asks both, failed: no joined shortcut either."""
     if fast is None:
         return None
-    found = _joined(ctx, buf, i, s, scheme)
-    if found is not None:
-        return found
+    if "hyphen" in ctx.rules and (scheme in ctx.label_free or not ctx.labels):
+        found = joined.at_colon(ctx, buf, i, s, scheme)
+        if found is not None:
+            return _dns_checked(found, i - s)
     return _FAST_ALONE.match(buf, i, s + ctx.max_len)
 
 
@@ -252,7 +245,12 @@ def _dns_checked(found: Candidate, colon: int) -> Candidate:
     if refused is None:
         # (Hyphens dropped inside a host it accepts leave one it accepts, but for an
         # "xn--" label: a different Punycode.)
-        if alt is not None and _XN(alt) is not None and host_refusal(alt, colon) is not None:
+        if (
+            alt is not None
+            and ("n-" in alt or "N-" in alt)
+            and _XN(alt) is not None
+            and host_refusal(alt, colon) is not None
+        ):
             found.alternative = None
         return found
     if alt is not None and host_refusal(alt, colon) is None:
