@@ -23,7 +23,7 @@ from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, scheme_refusal, validate
 from urimine.rules.patterns import SCHEME_MAX, STOP
 
-__all__ = ["HEAD", "REACH", "at_colon"]
+__all__ = ["REACH", "at_colon"]
 
 REACH = 256
 """How far after the colon the match may read (a URI broken over three lines of 80): a
@@ -51,10 +51,6 @@ _WEB_STOPS = frozenset("{}|^")
 """Stop characters the web-chars rule lets a path, query or fragment hold."""
 _TRAIL = ".,;:!?"
 """The sentence punctuation trim drops (Appendix E), of the characters a piece holds."""
-
-HEAD = rf"(?=[{_QUERY}%#]*+(?<=-){_GAP})"
-"""After the colon: the first run ends in "-" at a line break the hyphen rule takes
-(the general shortcut's match looks for it first, and leaves such a URI to this one)."""
 
 _JOINED = re.compile(
     # The first run ends in "-" at a line break the hyphen rule takes (failing here is

@@ -75,8 +75,8 @@ _AUTHORITY_ON = (
     rf"(?P<tail>{_QUERY_FRAGMENT})"
 )
 _HIER = rf"(?P<uri>//{_AUTHORITY_ON})"
-_URI_SHAPES = (
-    rf"(?:(?=//){_HIER}"
+_FAST = re.compile(
+    rf":(?:(?=//){_HIER}"
     rf"|(?P<opaque>(?=[{_PATH_CHARS.replace(':', '').replace('/', '')}]|{_abnf.PCT_ENCODED})"
     rf"{_ending_well(_PATH_CHARS)}{_QUERY_FRAGMENT}))"
     rf"{_END}"
@@ -88,13 +88,6 @@ _URI_SHAPES = (
     rf"(?<=[^\n]{{{WRAP_MIN}}})(?<![^\n]{{{WRAP_MAX + 1}}})"
     rf"(?![ \t]*+\r?\n(?:{PLAIN_WORD}))(?P<eol>)|)"
 )
-# First, where the run after the colon ends in "-" at a line break the hyphen rule takes:
-# an empty match, for the joined shortcut (one failing match less for such a URI; where
-# it fails too, no joined shortcut was possible and the general path decides).
-_FAST = re.compile(rf":(?:{joined.HEAD}|{_URI_SHAPES})")
-_FAST_ALONE = re.compile(rf":{_URI_SHAPES}")
-"""The match without the joined shortcut's question, where that shortcut declined."""
-assert _FAST.groupindex == _FAST_ALONE.groupindex
 _URI, _HOST, _PORT, _PATH, _TAIL, _OPAQUE, _EOL = (
     _FAST.groupindex[name] for name in ("uri", "host", "port", "path", "tail", "opaque", "eol")
 )
@@ -142,11 +135,8 @@ def at_colon(
     if scheme == "urn":
         return _urn(ctx, buf, i, s)
     fast = _FAST.match(buf, i, s + ctx.max_len)
-    if fast is None or fast.end() == i + 1:  # (a URI shape takes a character at least)
-        found = _joined_first(ctx, buf, i, s, scheme, fast)
-        if type(found) is not re.Match:
-            return found
-        fast = found
+    if fast is None:
+        return _joined(ctx, buf, i, s, scheme)
     if fast.lastindex == _EOL and ctx.wrapped and _at_wrap(ctx, buf, s, fast):
         return None  # at the wrap column: the next line may continue it
     e = fast.end(_OPAQUE)
@@ -154,14 +144,10 @@ def at_colon(
         return _opaque_or_label(ctx, buf, i, s, e, scheme)
     e = fast.end(_URI)
     uri = buf[s:e]
-    if (
-        "%" not in uri
-        and fast.start(_PORT) < 0
-        and fast.start(_PATH) >= 0
-        and "/." not in uri
-        and (written := buf[s : fast.end(_HOST)]) == written.lower()
-    ):
-        return s, e, uri, "bare", scheme, uri, "uri"  # already in normal form: its own key
+    if "%" not in uri and fast.start(_PORT) < 0 and fast.start(_PATH) >= 0 and "/." not in uri:
+        written = buf[s : fast.end(_HOST)]
+        if written == written.lower():  # already in normal form: its own key
+            return s, e, uri, "bare", scheme, uri, "uri"
     return s, e, uri, "bare", scheme, _key(buf, s, uri, scheme, fast), "uri"
 
 
@@ -217,20 +203,13 @@ def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | No
     return s, e, f"{scheme}://{buf[s:e]}", "abbreviated", scheme, "", "uri"
 
 
-def _joined_first(
-    ctx: Context, buf: str, i: int, s: int, scheme: str, fast: re.Match[str] | None
-) -> Shortcut | Candidate | re.Match[str] | None:
-    """Where the run after the colon ``i`` ends in "-" at a line end: the URI joined at
-    hyphens at line ends, where no label can be (the general path rejects "Fax:-" then
-    "+1" as one), else the general shortcut's match (None where it fails). None where
-    *fast*, the match that asks both, failed: no joined shortcut either."""
-    if fast is None:
+def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
+    """A URI joined at hyphens at line ends, where no label can be (the general path
+    rejects "Fax:-" then "+1" as one)."""
+    if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
         return None
-    if "hyphen" in ctx.rules and (scheme in ctx.label_free or not ctx.labels):
-        found = joined.at_colon(ctx, buf, i, s, scheme)
-        if found is not None:
-            return _dns_checked(found, i - s)
-    return _FAST_ALONE.match(buf, i, s + ctx.max_len)
+    found = joined.at_colon(ctx, buf, i, s, scheme)
+    return found if found is None else _dns_checked(found, i - s)
 
 
 _XN = re.compile("[Xx][Nn]-").search
@@ -245,12 +224,7 @@ def _dns_checked(found: Candidate, colon: int) -> Candidate:
     if refused is None:
         # (Hyphens dropped inside a host it accepts leave one it accepts, but for an
         # "xn--" label: a different Punycode.)
-        if (
-            alt is not None
-            and ("n-" in alt or "N-" in alt)
-            and _XN(alt) is not None
-            and host_refusal(alt, colon) is not None
-        ):
+        if alt is not None and _XN(alt) is not None and host_refusal(alt, colon) is not None:
             found.alternative = None
         return found
     if alt is not None and host_refusal(alt, colon) is None:
@@ -288,13 +262,10 @@ def _urn(ctx: Context, buf: str, i: int, s: int) -> Shortcut | None:
     if urn is None:
         return None
     e = urn.end(_NSS)
-    n = urn.end(_NID)
-    head = buf[s:n]
+    uri = buf[s:e]
+    head = uri[: urn.end(_NID) - s]
     low = head.lower()
-    if low == head:
-        uri = buf[s:e]
-        return s, e, uri, "bare", "urn", uri, "urn"
-    return s, e, buf[s:e], "bare", "urn", low + buf[n:e], "urn"
+    return s, e, uri, "bare", "urn", uri if low == head else low + uri[len(head) :], "urn"
 
 
 # "<" scheme ":" then one run without white space or brackets, then ">": the general
