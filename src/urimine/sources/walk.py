@@ -166,7 +166,7 @@ class _Walker:
             is_dir = kind == "dir" and not is_maildir(entry.path)
             name = entry.name
             if by_name_only and not is_dir:
-                if (self.walk.hidden or name[:1] != ".") and not self._written(entry):
+                if self._visible(name) and not self._written(entry):
                     yield entry.path
                 continue
             name_rel = rel + name
@@ -260,4 +260,8 @@ class _Walker:
             return True
         if verdict == IGNORE:
             return False
+        return self._visible(name)
+
+    def _visible(self, name: str) -> bool:
+        """Whether hiddenness lets the entry *name* through (``--hidden``, or no dot)."""
         return self.walk.hidden or not name.startswith(".")
