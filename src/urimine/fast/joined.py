@@ -87,11 +87,7 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     # (What the match took is ASCII, and so is the scheme: only the stop may not be.)
     if chain[-1] not in _KEPT or after > "\x7f":
         return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)
-    if " " in chain or "\t" in chain:
-        uri, alt = _readings(chain)
-    else:
-        uri = chain.replace("\r", "").replace("\n", "")
-        alt = chain.replace("-\r\n", "").replace("-\n", "")
+    uri, alt = _readings(chain)
     end = s + len(chain)
     if end < e:
         # Without the punctuation trim drops: validated again (what the grammar takes
