@@ -34,6 +34,10 @@ WARM_UP = (
     + '"tel:1]~", ' * 60
     + "http://x- " * 60
     + "<URN:a:b:" * 40
+    + ("ab:" * 200 + "-" * 70 + " ") * 3
+    + "\n"
+    + "w " * 30
+    + "see http://wrap.example/final/\n> appendix-b/file.html\n"
 )
 
 CHILD = """
