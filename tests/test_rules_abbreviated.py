@@ -6,9 +6,11 @@ chunking."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from helpers import hits, uris
+from helpers import hits, urimine_exe, uris
 from urimine import Scanner, dedup_key, extract, finditer
 
 
@@ -110,6 +112,27 @@ def test_on_in_default_and_lenient_off_in_strict_and_alone_by_name() -> None:
     assert [h.uri for h in finditer(text, rules="strict,abbreviated")] == [
         "http://www.example.com/a"
     ]
+
+
+def test_a_list_may_leave_a_rule_out_of_a_preset() -> None:
+    """``default,-abbreviated``: the default rules without this one (what the older
+    speed costs), in every form a rule list is written, and on the command line."""
+    text = "see www.example.com/a and http://b.example/c"
+    want = ["http://b.example/c"]
+    assert [h.uri for h in finditer(text, rules="default,-abbreviated")] == want
+    assert [h.uri for h in finditer(text, rules=("-abbreviated", "default"))] == want
+    assert [h.uri for h in finditer(text, rules="lenient,-abbreviated,-any-scheme")] == want
+    assert uris(text, rules="default,-bare,-abbreviated") == []
+    for bad, reason in (("default,-nothing", "unknown rule"), ("strict,-strict", "no rule")):
+        with pytest.raises(ValueError, match=reason):
+            list(finditer(text, rules=bad))
+    done = subprocess.run(
+        [urimine_exe(), "--no-progress", "--rules", "default,-abbreviated", "-"],
+        input=text.encode(),
+        capture_output=True,
+        check=True,
+    )
+    assert done.stdout.decode().split() == want
 
 
 def test_a_long_host_split_across_feeds_is_found_once() -> None:

@@ -18,6 +18,7 @@ __all__ = [
     "HEADERS_HELP",
     "PRESETS",
     "check_rules",
+    "select",
 ]
 
 DEFAULT_MAX_CANDIDATE_LEN = 8192
@@ -58,14 +59,31 @@ PRESETS: dict[str, frozenset[str]] = {
 
 
 def check_rules(rules: str | tuple[str, ...]) -> None:
-    """Raise :class:`ConfigError` unless ``rules`` is a preset name or rule names."""
+    """Raise :class:`ConfigError` unless ``rules`` is a preset name or rule names; in a
+    list, a name after "-" is a rule left out (``default,-abbreviated``)."""
     if isinstance(rules, str):
         if rules not in PRESETS:
             raise ConfigError(f"unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
         return
-    unknown = set(rules) - set(ALL_RULES) - set(PRESETS)  # a list may name presets
+    named = {name.removeprefix("-") for name in rules}
+    unknown = named - set(ALL_RULES) - set(PRESETS)  # a list may name presets
     if unknown:
         raise ConfigError(f"unknown rule(s) {', '.join(sorted(unknown))}")
+    if not select(rules):
+        raise ConfigError(f"no rule left in {','.join(rules)!r}")
+
+
+def select(names: tuple[str, ...] | frozenset[str]) -> frozenset[str]:
+    """The rules a list names: each preset among them replaced by its rules (a name that
+    is both, as "uts58", is both alike), then those named after "-" left out."""
+    taken: set[str] = set()
+    for name in names:
+        if not name.startswith("-"):
+            taken |= PRESETS.get(name, {name})
+    for name in names:
+        if name.startswith("-"):
+            taken -= PRESETS.get(name[1:], {name[1:]})
+    return frozenset(taken)
 
 
 HEADERS = ("all", "links", "none")

@@ -127,7 +127,8 @@ def add_extraction_arguments(p: argparse.ArgumentParser) -> None:
         default="default",
         metavar="RULES",
         help=f"a preset ({', '.join(PRESETS)}) or comma-separated rules "
-        f"({', '.join(ALL_RULES)}) (default: default)",
+        f"({', '.join(ALL_RULES)}), presets among them; -RULE leaves one out "
+        "(default,-abbreviated) (default: default)",
     )
     g.add_argument(
         "--extra-scheme",

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from urimine.choices import ALL_RULES, PRESETS, check_rules
+from urimine.choices import ALL_RULES, PRESETS, check_rules, select
 from urimine.errors import ConfigError
 from urimine.rules.patterns import RUN_CHAR
 from urimine.schemes import registered_schemes
@@ -30,7 +30,8 @@ class Config:
     @staticmethod
     def build(rules: Iterable[str] | str, max_len: int, extra_schemes: Iterable[str]) -> Config:
         """Check and compile a rule selection: a preset name, rule names, or presets and
-        rules together (``"default,email"``, ``"email"``, ``("default", "unwrap")``), as
+        rules together (``"default,email"``, ``"email"``, ``("default", "unwrap")``), and
+        rules left out (``"default,-abbreviated"``), as
         ``--rules`` reads them; cached."""
         if isinstance(rules, str) and ("," in rules or rules not in PRESETS):
             rules = [name.strip() for name in rules.split(",") if name.strip()]
@@ -38,19 +39,10 @@ class Config:
         return _build(chosen, max_len, frozenset(s.strip().lower() for s in extra_schemes))
 
 
-def _expand(names: frozenset[str]) -> frozenset[str]:
-    """Rule names with each preset among them replaced by its rules (a name that is both,
-    as "uts58", is both alike)."""
-    out: set[str] = set()
-    for name in names:
-        out |= PRESETS.get(name, {name})
-    return frozenset(out)
-
-
 @cache
 def _build(rules: str | frozenset[str], max_len: int, extra_schemes: frozenset[str]) -> Config:
     check_rules(rules if isinstance(rules, str) else tuple(rules))
-    chosen = PRESETS[rules] if isinstance(rules, str) else _expand(rules)
+    chosen = PRESETS[rules] if isinstance(rules, str) else select(rules)
     if max_len < 16:
         raise ConfigError("max_candidate_len must be at least 16")
     return Config(
