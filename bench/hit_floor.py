@@ -6,15 +6,19 @@ the ``Hit``), over the same hits.
     python bench/hit_floor.py --kb 2000
 
 In-process, CPU time, best of three. The key is computed uncached for the floor (the
-scanner's is cached, which text that repeats its URIs gains from).
+scanner's is cached, which text that repeats its URIs gains from). The last column is
+the per-hit bound of text dense with hits (``tests/test_pathological.py``): the scan's
+time against a naive pattern's matches each split by ``urllib.parse.urlsplit``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import re
 import time
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from urimine import Hit, Scanner, dedup_key
 from urimine.parser import check_uri
@@ -41,9 +45,14 @@ def _best(run: Callable[[], object]) -> float:
     return best
 
 
-def measure(piece: str, rules: str, size: int) -> tuple[int, float, float]:
-    """The hits of *piece* repeated to *size* characters, the scan's seconds and the
-    floor's."""
+NAIVE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s<>\"]+")
+"""The naive pattern of the per-hit bound: a scheme, its colon, a run."""
+
+
+def measure(piece: str, rules: str, size: int) -> tuple[int, float, float, float | None]:
+    """The hits of *piece* repeated to *size* characters, the scan's seconds, the
+    floor's and the naive parse's (None where the naive pattern matches fewer than the
+    hits: a shape without a scheme)."""
     text = (piece * (size // len(piece) + 1))[:size]
     hits = list(Scanner(rules=rules).hits([text]))
     key = dedup_key.__wrapped__  # type: ignore[attr-defined]
@@ -54,8 +63,14 @@ def measure(piece: str, rules: str, size: int) -> tuple[int, float, float]:
             Hit(h.uri, h.raw, h.start, h.end, h.line, h.column, h.context, h.kind,
                 h.scheme, key(h.uri), h.alternative, h.strict, None)  # fmt: skip
 
+    split = urlsplit.__wrapped__  # type: ignore[attr-defined]
+
+    def naive() -> int:
+        return sum(1 for m in NAIVE.finditer(text) if (m.start(), m.end(), split(m.group())))
+
     scan = _best(lambda: sum(1 for _ in Scanner(rules=rules).hits([text])))
-    return len(hits), scan, _best(floor)
+    parsed = _best(naive) if naive() >= len(hits) > 0 else None
+    return len(hits), scan, _best(floor), parsed
 
 
 def main() -> None:
@@ -63,14 +78,18 @@ def main() -> None:
     parser.add_argument("--kb", type=int, default=500)
     args = parser.parse_args()
     size = args.kb * 1000
-    print("| shape | MB/s | hits | us a hit | floor us a hit | scan / floor | floor MB/s |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
+    print(
+        "| shape | MB/s | hits | us a hit | floor us a hit | scan / floor | floor MB/s "
+        "| scan / naive parse |"
+    )
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
     for name, (piece, rules) in SHAPES.items():
-        count, scan, floor = measure(piece, rules, size)
+        count, scan, floor, naive = measure(piece, rules, size)
         per = max(count, 1)
         print(
             f"| {name} | {size / scan / 1e6:.1f} | {count} | {scan / per * 1e6:.2f} "
-            f"| {floor / per * 1e6:.2f} | {scan / floor:.1f} | {size / floor / 1e6:.1f} |"
+            f"| {floor / per * 1e6:.2f} | {scan / floor:.1f} | {size / floor / 1e6:.1f} "
+            f"| {'-' if naive is None else f'{scan / naive:.2f}'} |"
         )
 
 
