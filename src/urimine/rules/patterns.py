@@ -89,6 +89,26 @@ COLON_AFTER = rf":{_HEAD_NEXT}(?!//[{STOP}])"
 """What the colon site itself dismisses is not this: nothing after the colon (but JSON's
 escaped slash), or after its slashes."""
 
+ANGLE_SPLIT = rf"[ \t]*+\r?\n[ \t>]{{0,64}}+[{SCHEME_CHAR}]{{1,63}}+:[^<>]"
+"""In angle brackets, after a word: a line break and the rest of a scheme split by it."""
+
+
+def angle_sparse(split: bool) -> str:
+    """At a "<", a word and its colon after white space or "URL:" (the angle rule's sparse
+    fragment); with *split*, or the word (at most 63 characters) then :data:`ANGLE_SPLIT`
+    (the wrapped rule's), in one look-ahead that reads the word once."""
+    word = (
+        rf"[A-Za-z][{SCHEME_CHAR}]{{0,62}}+(?:[{SCHEME_CHAR}]?+:[^<>]|{ANGLE_SPLIT})"
+        if split
+        else rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
+    )
+    return (
+        r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
+        + word
+        + rf"|[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]))"
+    )
+
+
 LINE_LOOKBEHIND = 512
 """How far back the start of a line is looked for (mail quote markers)."""
 

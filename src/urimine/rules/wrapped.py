@@ -16,7 +16,14 @@ from urimine.rules.chains import gap_source
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end
-from urimine.rules.patterns import COLON_SPARSE, LINE_LOOKBEHIND, SCHEME_CHAR, STOP
+from urimine.rules.patterns import (
+    ANGLE_SPLIT,
+    COLON_SPARSE,
+    LINE_LOOKBEHIND,
+    SCHEME_CHAR,
+    STOP,
+    angle_sparse,
+)
 
 __all__ = [
     "AFTER",
@@ -79,11 +86,11 @@ def slashes_gap(ctx: Context, buf: str, i: int, s: int, final: bool) -> int | Pe
 
 
 def angle_fragment(mode: Mode, cfg: Config) -> str:
-    """Every "<" before a scheme split by a line break (the angle rule joins it)."""
-    return (
-        rf"<(?=[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,62}}+[ \t]*+\r?\n[ \t>]{{0,64}}+"
-        rf"[{SCHEME_CHAR}]{{1,63}}+:[^<>])"
-    )
+    """Every "<" before a scheme split by a line break (the angle rule joins it); sparse,
+    where the angle rule's fragment is asked too, that one, which holds this."""
+    if mode is Mode.SPARSE and not cfg.rules.isdisjoint(("angle", "url-prefix")):
+        return angle_sparse(True)
+    return rf"<(?=[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,62}}+{ANGLE_SPLIT})"
 
 
 _DENSE_AFTER = (
