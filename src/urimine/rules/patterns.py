@@ -96,9 +96,11 @@ ANGLE_SPLIT = rf"[ \t]*+\r?\n[ \t>]{{0,64}}+[{SCHEME_CHAR}]{{1,63}}+:[^<>]"
 def angle_sparse(split: bool) -> str:
     """At a "<", a word and its colon after white space or "URL:" (the angle rule's sparse
     fragment); with *split*, or the word (at most 63 characters) then :data:`ANGLE_SPLIT`
-    (the wrapped rule's), in one look-ahead that reads the word once."""
+    (the wrapped rule's), in one look-ahead that reads the word once (and fails at the
+    character after it where neither may follow: a tag's ">" or "/")."""
     word = (
-        rf"[A-Za-z][{SCHEME_CHAR}]{{0,62}}+(?:[{SCHEME_CHAR}]?+:[^<>]|{ANGLE_SPLIT})"
+        rf"[A-Za-z][{SCHEME_CHAR}]{{0,62}}+(?=[{SCHEME_CHAR}: \t\r\n])"
+        rf"(?:[{SCHEME_CHAR}]?+:[^<>]|{ANGLE_SPLIT})"
         if split
         else rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
     )
