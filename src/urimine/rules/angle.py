@@ -19,7 +19,7 @@ from urimine.rules.colon import takes_at
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth
-from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD
+from urimine.rules.patterns import SCHEME_CHAR, SCHEME_HEAD, angle_sparse
 from urimine.rules.url_prefix import URL_HEAD, strip_prefix
 from urimine.rules.webchars import validate_web
 from urimine.rules.wrapped import SPLIT_HEAD
@@ -263,11 +263,7 @@ def fragment(mode: Mode, cfg: Config) -> str:
     "<": sparse, a word and its colon after white space or "URL:"; dense, the shapes
     above; for a scanner of hits only, without what it can only reject."""
     if mode is Mode.SPARSE:
-        return (
-            r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
-            rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
-            rf"|[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]))"
-        )
+        return angle_sparse("wrapped" in cfg.rules)
     names = [name for name in cfg.schemes if name.isascii()]
     if mode is Mode.DENSE:
         return "<(?=" + _ANGLE_TAIL.format(names=nocase_tree(names), after="", skip="") + ")"

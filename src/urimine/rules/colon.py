@@ -16,8 +16,6 @@ from collections.abc import Callable
 from functools import cache
 from typing import Literal
 
-import regex
-
 from urimine.fast.shortcut import at_colon as shortcut_at
 from urimine.rules import escaped, quote, url_prefix, wrapped
 from urimine.rules.bare import uri_at
@@ -29,13 +27,12 @@ from urimine.rules.urn_text import urn_at
 
 __all__ = ["decide", "takes", "takes_at"]
 
-# Searched backwards from the colon (REVERSE: the longest suffix, found at the cost of
-# its length, not 64).
-_SCHEME_BACK = regex.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*\Z", regex.REVERSE)
-# The same forwards, possessive: for long runs of scheme characters, where the backward
-# search backtracks.
+# The longest run of scheme characters ending at the colon (the search's end) that starts
+# with a letter not glued to another: the leftmost start the search finds. Asked first
+# over the last few characters (a search's cost grows with its span), then, where the
+# word may start before them, back to the last candidate's end.
 _SCHEME_RUN = re.compile(rf"(?<![A-Za-z])[A-Za-z][{SCHEME_CHAR}]*+\Z")
-_NEAR = 16  # how far back the backward search looks first
+_NEAR = 16  # how far back the first search looks
 _SEPARATORS = re.compile(r"[0-9+.\-]")
 _INSIDE = "@/:%=&?#"
 """What stands before a host or a path segment, not before a scheme in prose."""
@@ -107,7 +104,7 @@ def _scheme(ctx: Context, buf: str, i: int, lo: int) -> tuple[int, str, bool, st
     """The word before the colon ``i`` (not before *lo*): where it starts, lowered,
     whether it is registered (then it is the next guess), and the character before it
     ("" at the text's start)."""
-    m = _SCHEME_BACK.search(buf, lo if lo > i - _NEAR else i - _NEAR, i)
+    m = _SCHEME_RUN.search(buf, lo if lo > i - _NEAR else i - _NEAR, i)
     if m is None or (m.start() > lo and buf[m.start() - 1] in SCHEME_CHARS):
         m = _SCHEME_RUN.search(buf, lo, i)
         if m is None:

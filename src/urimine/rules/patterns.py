@@ -74,15 +74,42 @@ SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
 # A colon after one to four digits standing alone ("10:23:45", "file.c:326:9:") ends no
 # scheme (3.1: a scheme starts with a letter).
 _NOT_AFTER_DIGITS = [rf"(?<![^{SCHEME_CHAR}][0-9]{{{n}}}:)" for n in range(1, 5)]
-COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}(?=[^{STOP}]|\\/)" + "".join(
+_STOP_BUT_BACKSLASH = STOP.replace("\\\\", "")
+assert len(_STOP_BUT_BACKSLASH) == len(STOP) - 2
+# A head character or JSON's escaped slash, "\/", next: two questions, not an
+# alternation, so that a colon before a space fails at the first.
+_HEAD_NEXT = rf"(?=[^{_STOP_BUT_BACKSLASH}])(?!\\(?!/))"
+COLON_SPARSE = rf":(?<=[{SCHEME_CHAR}]:){_NOT_AFTER_DIGITS[0]}{_HEAD_NEXT}" + "".join(
     _NOT_AFTER_DIGITS[1:]
 )
 """Every colon a colon rule may take: after a scheme character, not after digits alone,
 before a run character or JSON's escaped slash (the look-behind first: "::::" fails it
 at once)."""
-COLON_AFTER = rf":(?=[^{STOP}]|\\/)(?!//[{STOP}])"
+COLON_AFTER = rf":{_HEAD_NEXT}(?!//[{STOP}])"
 """What the colon site itself dismisses is not this: nothing after the colon (but JSON's
 escaped slash), or after its slashes."""
+
+ANGLE_SPLIT = rf"[ \t]*+\r?\n[ \t>]{{0,64}}+[{SCHEME_CHAR}]{{1,63}}+:[^<>]"
+"""In angle brackets, after a word: a line break and the rest of a scheme split by it."""
+
+
+def angle_sparse(split: bool) -> str:
+    """At a "<", a word and its colon after white space or "URL:" (the angle rule's sparse
+    fragment); with *split*, or the word (at most 63 characters) then :data:`ANGLE_SPLIT`
+    (the wrapped rule's), in one look-ahead that reads the word once (and fails at the
+    character after it where neither may follow: a tag's ">" or "/")."""
+    word = (
+        rf"[A-Za-z][{SCHEME_CHAR}]{{0,62}}+(?=[{SCHEME_CHAR}: \t\r\n])"
+        rf"(?:[{SCHEME_CHAR}]?+:[^<>]|{ANGLE_SPLIT})"
+        if split
+        else rf"[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]"
+    )
+    return (
+        r"<(?=[ \t\r\nA-Za-z])(?=[ \t\r\n]{0,64}+(?:"
+        + word
+        + rf"|[Uu][Rr][Ll]:[ \t\r\n]{{0,64}}+[A-Za-z][{SCHEME_CHAR}]{{0,63}}+:[^<>]))"
+    )
+
 
 LINE_LOOKBEHIND = 512
 """How far back the start of a line is looked for (mail quote markers)."""
