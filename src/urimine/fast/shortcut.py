@@ -21,6 +21,7 @@ from urimine import _abnf
 from urimine.errors import Reason
 from urimine.fast import joined
 from urimine.normalize import simple_uri_key
+from urimine.rules import before as before_scheme
 from urimine.rules import legacy_urn
 from urimine.rules.base import Candidate, Shortcut
 from urimine.rules.context import Context
@@ -110,13 +111,12 @@ _URN_FAST = re.compile(
     rf"(?P<nss>(?=[{_NSS_CHARS.replace('/', '')}]){_ending_well(_NSS_CHARS, '(?!)')}){_END}"
 )
 _NID, _NSS = _URN_FAST.groupindex["nid"], _URN_FAST.groupindex["nss"]
-# Characters before the scheme a rule reads, which rule the shortcut out: a quote, "{"
-# (its closer ends the run), "*" and "_" (trim). After "(" or "[" the general path cuts
-# at the first closer, which the shortcut's URI part never holds.
-_BLOCKERS = frozenset("\"'{*_;")  # (";": "&lt;" or "&quot;" may end there)
-_BEFORE_OTHER = _BLOCKERS | {":"}
-"""What else before the scheme is looked at: the blockers, a double quote (the quoted
-shortcut) and a colon ("URL:" may end there)."""
+# What else before the scheme is looked at (a space is the common case, asked first):
+# what a rule reads there (rules/before.py: a quote, the end of "URL:", "&lt;" or
+# "&quot;", LaTeX's "{", trim's "*" and "_") rules the shortcut out, but a double quote
+# may open the quoted shortcut. After "(" or "[" the general path cuts at the first
+# closer, which the shortcut's URI part never holds.
+_BEFORE_OTHER = before_scheme.CHARS - {" "}
 
 
 def at_colon(

@@ -12,14 +12,13 @@ text (:mod:`urimine.rules.urn_text`) or a URI (:mod:`urimine.rules.bare`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
 from typing import Literal
 
 from urimine.fast.shortcut import at_colon as shortcut_at
-from urimine.rules import escaped, quote, url_prefix, wrapped
+from urimine.rules import escaped, wrapped
 from urimine.rules.bare import uri_at
 from urimine.rules.base import Pending, PendingType, Result
+from urimine.rules.before import readers
 from urimine.rules.context import Context
 from urimine.rules.patterns import SCHEME_CHAR, SCHEME_CHARS, SCHEME_MAX, STOP_CHAR
 from urimine.rules.slashed import slashes_follow, unregistered
@@ -36,20 +35,6 @@ _NEAR = 16  # how far back the first search looks
 _SEPARATORS = re.compile(r"[0-9+.\-]")
 _INSIDE = "@/:%=&?#"
 """What stands before a host or a path segment, not before a scheme in prose."""
-
-# The contexts read before the scheme, in order: a quote, "URL:", an escaped delimiter
-# (else bare).
-_CONTEXTS = (
-    (("quote",), quote.before_scheme),
-    (("url-prefix",), url_prefix.before_scheme),
-    (("escaped", "latex"), escaped.before_scheme),
-)
-
-
-@cache
-def _contexts(rules: frozenset[str]) -> tuple[Callable[..., tuple[str, int, str] | None], ...]:
-    """The context readers of the rules on, in order."""
-    return tuple(read for names, read in _CONTEXTS if rules.intersection(names))
 
 
 def decide(ctx: Context, buf: str, i: int, last_end: int, final: bool) -> Result:
@@ -185,7 +170,7 @@ def _body(
     ctx: Context, buf: str, i: int, s: int, scheme: str, last_end: int, final: bool
 ) -> Result:
     """The context read before the scheme at ``s``, then the URN or URI rule."""
-    for before_scheme in _contexts(ctx.rules):
+    for before_scheme in readers(ctx.rules):
         found = before_scheme(ctx, buf, s, last_end)
         if found is not None:
             break

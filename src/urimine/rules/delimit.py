@@ -111,7 +111,10 @@ def scheme_refusal(rest: str, scheme: str, *, bare: bool) -> tuple[Reason, str, 
 # "*" or "_" repeated.
 _MIXED_RUN = re.compile(rf"[.,;:!?\")\]}}{OTHER_TRAIL}{LINK_SOFT}]+")
 _OTHER_TRAIL = re.compile(f"[{OTHER_TRAIL}{LINK_SOFT}]").match
-_SAME_RUN = {c: re.compile(re.escape(c) + "+") for c in "*_"}
+PAIRED = "*_"
+"""Emphasis marks: trim drops them at a URI's end only where the same one stands before
+it (``*http://a.example/*``)."""
+_SAME_RUN = {c: re.compile(re.escape(c) + "+") for c in PAIRED}
 
 
 def trim(uri: str, min_len: int, before: str) -> str:

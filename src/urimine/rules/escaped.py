@@ -46,10 +46,15 @@ _JSON = re.compile(r"(?:\\/\\/)(?:\\/|[^\s\"\\<>`{}|^])*+")
 _JSON_PARTIAL = regex.compile(_JSON.pattern)
 
 
+BEFORE = ";{"
+"""The characters before a scheme :func:`before_scheme` reads (the end of "&lt;" or
+"&quot;", LaTeX's "{")."""
+
+
 def before_scheme(ctx: Context, buf: str, s: int, last_end: int) -> tuple[str, int, str] | None:
     """``(context, raw start, opener)`` where an escaped opener stands right before the
     scheme at ``s`` (after the last candidate) and its rule is on."""
-    if s <= last_end or buf[s - 1] not in ";{":
+    if s <= last_end or buf[s - 1] not in BEFORE:
         return None
     for opener, context in _OPENERS:
         start = s - len(opener)

@@ -8,10 +8,14 @@ from urimine.rules.context import Context
 __all__ = ["before_scheme", "closing"]
 
 
+BEFORE = "\"'"
+"""The characters before a scheme :func:`before_scheme` reads."""
+
+
 def before_scheme(ctx: Context, buf: str, s: int, last_end: int) -> tuple[str, int, str] | None:
     """``("quote", raw start, the quote)`` where a quote stands right before the scheme at
     ``s`` (and after the last candidate)."""
-    if s > last_end and buf[s - 1] in "\"'":
+    if s > last_end and buf[s - 1] in BEFORE:
         return "quote", s - 1, buf[s - 1]
     return None
 

@@ -23,10 +23,14 @@ def after_url(buf: str, s: int) -> bool:
     return k >= 3 and buf[k] == ":" and buf[k - 3 : k].lower() == "url"
 
 
+BEFORE = ": "
+"""The characters before a scheme :func:`before_scheme` reads ("URL:", then a space or not)."""
+
+
 def before_scheme(ctx: Context, buf: str, s: int, last_end: int) -> tuple[str, int, str] | None:
     """``("url-prefix", raw start, "")`` where "URL:" (and a space) stands right before
     the scheme at ``s``, not glued to a word, after the last candidate."""
-    if s > last_end and buf[s - 1] in ": " and after_url(buf, s):
+    if s > last_end and buf[s - 1] in BEFORE and after_url(buf, s):
         m = _URL_PREFIX_BACK.search(buf, max(last_end, s - 5), s)
         if m is not None:
             return "url-prefix", m.start(), ""
