@@ -38,6 +38,13 @@ WARM_UP = (
     + "\n"
     + "w " * 30
     + "see http://wrap.example/final/\n> appendix-b/file.html\n"
+    # at each quote depth (patterns made per depth): a hyphen, "//", angle brackets
+    # across a line break
+    + "".join(
+        f"{q}see http://h.example/a-\n{q}b and <http://h.example/\n{q}c> or http://\n"
+        f"{q}h.example/d <URL:ftp://h.\n{q}example/e>\n"
+        for q in ("", "> ", "> > ", ">> ", "> > > ", ">>> ")
+    )
 )
 
 CHILD = """
