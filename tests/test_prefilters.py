@@ -22,6 +22,7 @@ from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Candidate, Mode, Result
 from urimine.rules.config import ALL_RULES, PRESETS, Config
 from urimine.rules.context import Context
+from urimine.rules.patterns import COLON_AFTER, COLON_SPARSE, STOP_CHAR
 from urimine.rules.table import TABLE, sites
 
 RULE_SETS = [
@@ -108,3 +109,15 @@ def test_fragments_hold_no_capturing_group_and_start_with_their_trigger() -> Non
                 for source in sources:
                     assert source.startswith(re.escape(char)), (rule.name, mode, source)
                     assert "(?P<" not in source, (rule.name, mode)
+
+
+def test_the_colon_is_a_trigger_before_a_head_character_or_json_escaped_slash_only() -> None:
+    """RFC 3986 3: a scheme's colon is followed by the hier-part's first character; JSON
+    writes "/" as "\\/" (issue 30 item 7). Every stop character but "\\" ends the run."""
+    for source in (COLON_SPARSE, COLON_AFTER):
+        colon = re.compile(source)
+        assert colon.match("http:x", 4) and colon.match("http:\\/\\/a", 4)
+        assert colon.match("http:\\x", 4) is None and colon.match("http:\\", 4) is None
+        for c in map(chr, range(0x3000)):
+            if STOP_CHAR.match(c) and c != "\\":
+                assert colon.match(f"http:{c}x", 4) is None, repr(c)

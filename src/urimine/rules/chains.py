@@ -19,14 +19,19 @@ from typing import NamedTuple
 from urimine.rules.context import Context
 from urimine.rules.patterns import RUN_CHAR
 
-__all__ = ["chain_end", "gap_source", "hyphen_gap", "join_breaks", "joined"]
+__all__ = ["break_source", "chain_end", "gap_source", "hyphen_gap", "join_breaks", "joined"]
+
+
+def break_source(depth: int) -> str:
+    """A line break with its blanks, and *depth* mail quote markers on the next line."""
+    markers = rf"(?:[ \t]*>){{{depth}}}" if depth else ""
+    return rf"[ \t]*\r?\n{markers}[ \t]*"
 
 
 def gap_source(depth: int) -> str:
-    """A line break after a hyphen, with *depth* mail quote markers on the next line, up
-    to the run of URI characters that goes on there."""
-    markers = rf"(?:[ \t]*>){{{depth}}}" if depth else ""
-    return rf"[ \t]*\r?\n{markers}[ \t]*(?={RUN_CHAR})"
+    """A line break after a hyphen (:func:`break_source`), up to the run of URI characters
+    that goes on there."""
+    return rf"{break_source(depth)}(?={RUN_CHAR})"
 
 
 @cache

@@ -75,7 +75,6 @@ SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
 # scheme (3.1: a scheme starts with a letter).
 _NOT_AFTER_DIGITS = [rf"(?<![^{SCHEME_CHAR}][0-9]{{{n}}}:)" for n in range(1, 5)]
 _STOP_BUT_BACKSLASH = STOP.replace("\\\\", "")
-assert len(_STOP_BUT_BACKSLASH) == len(STOP) - 2
 # A head character or JSON's escaped slash, "\/", next: two questions, not an
 # alternation, so that a colon before a space fails at the first.
 _HEAD_NEXT = rf"(?=[^{_STOP_BUT_BACKSLASH}])(?!\\(?!/))"

@@ -12,6 +12,7 @@ import re
 from functools import cache
 
 from urimine.rules.base import ColonFragment, Mode, Pending, PendingType
+from urimine.rules.chains import break_source
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end
@@ -54,12 +55,8 @@ _GAP_TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 @cache
 def _gap(depth: int) -> re.Pattern[str]:
     """From the end of "//": the line break, the next line's quote markers, and an
-    authority's first character after them (not a URI of its own: "http://" again): the
-    hyphen's gap (:func:`urimine.rules.chains.gap_source`) without its run character
-    look-ahead, which this one's implies (every run stop ends a head): one large class
-    fewer to compile, at the first "//" ending a line of a scan."""
-    markers = rf"(?:[ \t]*>){{{depth}}}" if depth else ""
-    return re.compile(rf"[ \t]*\r?\n{markers}[ \t]*(?=[^{STOP}/?#])(?![A-Za-z][A-Za-z0-9+.\-]*:/)")
+    authority's first character after them (not a URI of its own: "http://" again)."""
+    return re.compile(rf"{break_source(depth)}(?=[^{STOP}/?#])(?![A-Za-z][A-Za-z0-9+.\-]*:/)")
 
 
 def may_join(ctx: Context, buf: str, i: int, final: bool) -> bool:
