@@ -98,7 +98,7 @@ class WordLeaps:
         (absolute), or -1: the next try is at the decision that ends there."""
         self.retry = False
         self.failed = 0
-        """Blocks refused in a row since the last leap: each waits that much longer."""
+        """Blocks of the longest length refused in a row since the last leap."""
 
     def hook(
         self,
@@ -163,7 +163,7 @@ class WordLeaps:
             # fails does.
             self.retry = not self.retry
             if not self.retry:
-                self._wait(base + i)
+                self.leap_from = base + i + self.block // 2
             return pos, misses - 1 if self.retry else 0, last_end
         self.retry = False
         block = self._block_hits(buf, start, i, pos, final)
@@ -184,11 +184,13 @@ class WordLeaps:
         return max(end, pos), misses - 1, last_end
 
     def _wait(self, at: int) -> None:
-        """A try refused at *at* (absolute): the next waits half a block for each try
-        refused in a row (text no block can be leapt in pays for few tries; text that
-        changes waits a bounded while)."""
-        self.failed = min(self.failed + 1, _WAIT_MAX)
-        self.leap_from = at + self.block // 2 * self.failed
+        """A block refused at *at* (absolute): the next try waits half a block, and once
+        the blocks are at their longest, half a block more for each refused in a row
+        (text no block can be leapt in pays for few tries; text that changes waits a
+        bounded while)."""
+        if self.block >= self.ctx.tuning.word_block_max:
+            self.failed = min(self.failed + 1, _WAIT_MAX)
+        self.leap_from = at + self.block // 2 * max(self.failed, 1)
 
     def _block_start(self, buf: str, base: int, i: int, last_end: int) -> int:
         """Where the word that holds ``i`` starts, or -1 where it may not start a block: a
