@@ -4,6 +4,7 @@ the ``Hit``), over the same hits.
 
     python bench/hit_floor.py              # each shape repeated to 500 KB
     python bench/hit_floor.py --kb 2000
+    python bench/hit_floor.py --kb 1000 --shapes legacy-backslash,crlf-joined
 
 In-process, CPU time, best of three. The key is computed uncached for the floor (the
 scanner's is cached, which text that repeats its URIs gains from). The last column is
@@ -76,14 +77,20 @@ def measure(piece: str, rules: str, size: int) -> tuple[int, float, float, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kb", type=int, default=500)
+    parser.add_argument("--shapes", default="", help="comma list of shapes (default: all)")
     args = parser.parse_args()
+    chosen = [name for name in args.shapes.split(",") if name] or list(SHAPES)
+    unknown = sorted(set(chosen) - set(SHAPES))
+    if unknown:
+        parser.error(f"unknown shapes: {', '.join(unknown)}")
     size = args.kb * 1000
     print(
         "| shape | MB/s | hits | us a hit | floor us a hit | scan / floor | floor MB/s "
         "| scan / naive parse |"
     )
     print("|---|--:|--:|--:|--:|--:|--:|--:|")
-    for name, (piece, rules) in SHAPES.items():
+    for name in chosen:
+        piece, rules = SHAPES[name]
         count, scan, floor, naive = measure(piece, rules, size)
         per = max(count, 1)
         print(

@@ -87,7 +87,11 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     # (What the match took is ASCII, and so is the scheme: only the stop may not be.)
     if chain[-1] not in _KEPT or after > "\x7f":
         return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)
-    uri, alt = _readings(chain)
+    if " " in chain or "\t" in chain:
+        uri, alt = _spaced_readings(chain)
+    else:  # (the pieces joined, and joined without the hyphen before each break)
+        uri = chain.replace("\r", "").replace("\n", "")
+        alt = chain.replace("-\r\n", "").replace("-\n", "")
     end = s + len(chain)
     if end < e:
         # Without the punctuation trim drops: validated again (what the grammar takes
@@ -108,11 +112,9 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     return Candidate(s, end, "bare", uri, "uri", scheme, alt)
 
 
-def _readings(chain: str) -> tuple[str, str]:
-    """A chain's pieces joined, and joined without the hyphen before each break (white
-    space stands only in its breaks, each after a hyphen)."""
-    if " " in chain or "\t" in chain:
-        pieces = chain.split()
-        last = pieces.pop()
-        return "".join(pieces) + last, "".join([piece[:-1] for piece in pieces]) + last
-    return chain.replace("\r", "").replace("\n", ""), chain.replace("-\r\n", "").replace("-\n", "")
+def _spaced_readings(chain: str) -> tuple[str, str]:
+    """A chain's pieces joined, and joined without the hyphen before each break, where
+    its breaks hold blanks (white space stands only in its breaks, each after a hyphen)."""
+    pieces = chain.split()
+    last = pieces.pop()
+    return "".join(pieces) + last, "".join([piece[:-1] for piece in pieces]) + last

@@ -203,22 +203,21 @@ def at_abbreviated(ctx: Context, buf: str, s: int, scheme: str) -> Shortcut | No
     return s, e, f"{scheme}://{buf[s:e]}", "abbreviated", scheme, "", "uri"
 
 
+_XN = re.compile("[Xx][Nn]-").search
+
+
 def _joined(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Shortcut | Candidate | None:
     """A URI joined at hyphens at line ends, where no label can be (the general path
     rejects "Fax:-" then "+1" as one)."""
     if "hyphen" not in ctx.rules or (scheme not in ctx.label_free and ctx.labels):
         return None
     found = joined.at_colon(ctx, buf, i, s, scheme)
-    return found if found is None else _dns_checked(found, i - s)
-
-
-_XN = re.compile("[Xx][Nn]-").search
-
-
-def _dns_checked(found: Candidate, colon: int) -> Candidate:
-    """A joined URI whose host (or its other reading's) no DNS name can be, as the
-    general path answers it (rules/dns_names.py, rules/bare.py): the other reading alone
-    where its host may be one, else a rejection."""
+    if found is None:
+        return None
+    # Where its host (or its other reading's) no DNS name can be, as the general path
+    # answers it (rules/dns_names.py, rules/bare.py): the other reading alone where its
+    # host may be one, else a rejection.
+    colon = i - s
     refused = host_refusal(found.uri, colon)
     alt = found.alternative
     if refused is None:

@@ -46,6 +46,8 @@ from urimine.speed import ScanStats
 __all__ = ["WordLeaps"]
 
 _new_hit = tuple.__new__
+_WAIT_MAX = 8
+"""A refused block waits at most this many halves of a block before the next try."""
 
 
 class WordLeaps:
@@ -55,6 +57,7 @@ class WordLeaps:
         "block",
         "chars",
         "ctx",
+        "failed",
         "fresh",
         "hits_alone",
         "hits_of",
@@ -94,6 +97,8 @@ class WordLeaps:
         """Where the word that a try found partly scanned and holding hits ends
         (absolute), or -1: the next try is at the decision that ends there."""
         self.retry = False
+        self.failed = 0
+        """Blocks of the longest length refused in a row since the last leap."""
 
     def hook(
         self,
@@ -167,15 +172,25 @@ class WordLeaps:
             if self.word_end >= 0:
                 self.word_end += base
                 return pos, misses - 1, last_end
-            self.leap_from = base + i + self.block // 2
+            self._wait(base + i)
             return pos, 0, last_end
         end, start, words, known, spaced = block
+        self.failed = 0
         self.stats.word_blocks += 1
         if known:
             last_end = self._emit(
                 buf, base, start, end, words, known, spaced, out, last_end, cursor
             )
         return max(end, pos), misses - 1, last_end
+
+    def _wait(self, at: int) -> None:
+        """A block refused at *at* (absolute): the next try waits half a block, and once
+        the blocks are at their longest, half a block more for each refused in a row
+        (text no block can be leapt in pays for few tries; text that changes waits a
+        bounded while)."""
+        if self.block >= self.ctx.tuning.word_block_max:
+            self.failed = min(self.failed + 1, _WAIT_MAX)
+        self.leap_from = at + self.block // 2 * max(self.failed, 1)
 
     def _block_start(self, buf: str, base: int, i: int, last_end: int) -> int:
         """Where the word that holds ``i`` starts, or -1 where it may not start a block: a

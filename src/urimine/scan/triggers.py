@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from urimine.fast.dense import LOOKAHEAD, DenseColons
+from urimine.fast.dense import LOOKAHEAD, NAME_CHARS, DenseColons
 from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Mode
 from urimine.rules.config import Config
@@ -55,6 +55,7 @@ class TriggerFinder:
         "at",
         "buf",
         "chars",
+        "colon",
         "colons",
         "ctx",
         "dense",
@@ -98,6 +99,8 @@ class TriggerFinder:
         """Each character's dense prefilter's search (while its stretch lasts)."""
         self.colons: DenseColons | None = None
         """The colons' dense search, by name (while their stretch lasts)."""
+        self.colon = chars.find(":")
+        """The colon's index in :attr:`chars` (-1: none)."""
 
     def next_function(self) -> Callable[[int], int]:
         """The function giving the first trigger at or after a position, or -1: written
@@ -114,6 +117,19 @@ class TriggerFinder:
         one by _next_of."""
         at = self.at
         buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
+        colons, k = self.colons, self.colon
+        if (
+            colons is not None
+            and at[k] < pos < until[k]
+            and (found := colons.found)
+            and found[0] >= pos
+            and (buf[pos - 1] not in NAME_CHARS or buf[pos] not in NAME_CHARS)
+        ):
+            # (DenseColons.next written out: the next colon of the block read, where the
+            # scan goes on outside a word)
+            while found[-1] < pos:
+                found.pop()
+            at[k] = found[-1]
         first, second, third = at
         if first < pos:
             if until[0] < 0 and pos < limit:
@@ -186,6 +202,8 @@ class TriggerFinder:
                     return found
                 pos = max(pos, colons.end if colons is not None else until)
             self.until[k] = -1
+            if k == self.colon:
+                self.colons = None
         limit = self.limit
         if pos < limit:
             m = self.searches[k](self.buf, pos)
