@@ -22,7 +22,7 @@ from urimine.fast.prefilters import AFTER_READ, ColonNames
 from urimine.rules.patterns import ASCII_RUN_STOP, SCHEME_MAX
 from urimine.rules.slashed import GLUED
 
-__all__ = ["LOOKAHEAD", "NAME_CHARS", "DenseColons"]
+__all__ = ["LOOKAHEAD", "DenseColons"]
 
 LOOKAHEAD = 256
 """How much text the prefilters read after a trigger: "<", 64 white space, "URL:", 64
@@ -54,7 +54,7 @@ def _may_take(buf: str, colon: int, size: int) -> bool:
     return any(low.endswith(g) and low[-len(g) - 1 : -len(g)].isalnum() for g in GLUED)
 
 
-NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 """The characters of a scheme name."""
 
 
@@ -118,7 +118,7 @@ class DenseColons:
         """The first such colon at or after *pos* (before the stretch's end), or -1."""
         if pos != self.cut and 0 < pos < self.read_to:
             buf = self.buf
-            if buf[pos - 1] in NAME_CHARS and buf[pos : pos + 1] in NAME_CHARS:
+            if buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS:
                 self._cut_at(pos)
         while True:
             found = self.found
@@ -154,7 +154,7 @@ class DenseColons:
         if self.sparse_gap and self.buf.count(":", start, stop) * self.sparse_gap < stop - start:
             self.end = stop
         buf = self.buf
-        if start == pos > 0 and buf[pos - 1] in NAME_CHARS and buf[pos : pos + 1] in NAME_CHARS:
+        if start == pos > 0 and buf[pos - 1] in _NAME_CHARS and buf[pos : pos + 1] in _NAME_CHARS:
             self._cut_at(pos)
 
     def _colons(self, pos: int, start: int, stop: int, loose: bool = False) -> list[int]:
@@ -167,7 +167,7 @@ class DenseColons:
         block = buf[lo : stop + AFTER_READ].encode("ascii", "replace").lower()
         # Loose where the scan's position cuts a word the block reads from: what stands
         # before it may make the rules' word start later than the strict pattern takes.
-        loose = loose or (lo == pos > 0 and buf[pos - 1] in NAME_CHARS)
+        loose = loose or (lo == pos > 0 and buf[pos - 1] in _NAME_CHARS)
         use_loose = loose or block.translate(_SCHEME_RUNS).find(_LONG_SCHEME_RUN) >= 0
         last = lo + len(block) - 1
         rev = block[::-1]
@@ -208,7 +208,7 @@ class DenseColons:
             or (
                 other is not None
                 and (
-                    buf[p - len(name) - 1 : p - len(name)] in NAME_CHARS
+                    buf[p - len(name) - 1 : p - len(name)] in _NAME_CHARS
                     if name in short
                     else use_loose or _may_take(buf, p, len(name))
                 )

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from urimine.fast.dense import LOOKAHEAD, NAME_CHARS, DenseColons
+from urimine.fast.dense import LOOKAHEAD, DenseColons
 from urimine.fast.prefilters import colon_names, pattern
 from urimine.rules.base import Mode
 from urimine.rules.config import Config
@@ -117,19 +117,6 @@ class TriggerFinder:
         one by _next_of."""
         at = self.at
         buf, limit, until, searches = self.buf, self.limit, self.until, self.searches
-        colons, k = self.colons, self.colon
-        if (
-            colons is not None
-            and at[k] < pos < until[k]
-            and (found := colons.found)
-            and found[0] >= pos
-            and (buf[pos - 1] not in NAME_CHARS or buf[pos] not in NAME_CHARS)
-        ):
-            # (DenseColons.next written out: the next colon of the block read, where the
-            # scan goes on outside a word)
-            while found[-1] < pos:
-                found.pop()
-            at[k] = found[-1]
         first, second, third = at
         if first < pos:
             if until[0] < 0 and pos < limit:
