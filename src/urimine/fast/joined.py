@@ -21,7 +21,7 @@ from urimine.rules.base import Candidate
 from urimine.rules.chains import gap_source
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, scheme_refusal, validate
-from urimine.rules.patterns import SCHEME_MAX, STOP
+from urimine.rules.patterns import PLAIN_HOST_CHAR, SCHEME_MAX, STOP
 
 __all__ = ["REACH", "at_colon"]
 
@@ -41,7 +41,7 @@ def _part(chars: str) -> str:
 
 # RFC 3986 3.2.2 (a reg-name), 3.3 and 3.4, without the sub-delims "'()*" (the
 # delimiting rules weigh them) nor "[" and "]" (no IP literal).
-_HOST = r"A-Za-z0-9\-._~!$&+,;="
+_HOST = PLAIN_HOST_CHAR + r"\-"
 _PATH = _HOST + ":@/"
 _QUERY = _PATH + "?"
 _KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-~$&+=@/#%")

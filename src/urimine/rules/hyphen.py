@@ -16,7 +16,14 @@ from urimine.rules.base import Pending, PendingType, unfinished
 from urimine.rules.chains import chain_end, gap_source, hyphen_gap, join_breaks, joined
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, run_end, scheme_refusal
-from urimine.rules.patterns import NSS_CHAR, QCHAR, RUN_STOP, SCHEME_CHARS, SCHEME_MAX
+from urimine.rules.patterns import (
+    NSS_CHAR,
+    PLAIN_HOST_CHAR,
+    QCHAR,
+    RUN_STOP,
+    SCHEME_CHARS,
+    SCHEME_MAX,
+)
 from urimine.rules.slashed import slashes_follow
 from urimine.urn import check_urn
 
@@ -26,9 +33,8 @@ GAP_TO_END = re.compile(r"[ \t\r\n>]*+\Z")
 """What a gap may hold up to the end of the text: only then can more text complete it."""
 URN_CHAIN_PENDING = re.compile(r"[ \t\r\n>]*+(?:%[0-9A-Fa-f]?)?\Z")
 """After a URN's pieces that end in "-" in an unfinished text: more text may add one."""
-_HOST_CHAR = r"A-Za-z0-9._~!$&+,;="
 FRUITLESS_HOST = (
-    rf"//(?:[{_HOST_CHAR}]|-(?:[ \t]*+\r?\n[ \t>]*+(?=[{_HOST_CHAR}\-]))?)*+(?<=-)"
+    rf"//(?:[{PLAIN_HOST_CHAR}]|-(?:[ \t]*+\r?\n[ \t>]*+(?=[{PLAIN_HOST_CHAR}\-]))?)*+(?<=-)"
     rf"(?=[ \t]++\S|[ \t]*+\r[^\n]|[ \t]*+\r?\n[ \t>]*+[{RUN_STOP}])"
 )
 """After a scheme's colon: "//", then a host (no userinfo, port, escape or IP literal)

@@ -69,6 +69,9 @@ SCHEME_CHAR = r"A-Za-z0-9+.\-"
 SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 SCHEME_MAX = 64
 """The longest scheme the rules look back for."""
+PLAIN_HOST_CHAR = r"A-Za-z0-9._~!$&+,;="
+"""A reg-name's characters (RFC 3986 3.2.2) but "-", "%" and the sub-delims the
+delimiting rules weigh ("'", "(", ")", "*"): a character class body."""
 SCHEME_HEAD = re.compile(rf"([A-Za-z][{SCHEME_CHAR}]*):")
 
 # A colon after one to four digits standing alone ("10:23:45", "file.c:326:9:") ends no
