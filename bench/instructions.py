@@ -14,7 +14,6 @@ Needs valgrind; a corpus of 40 MB takes a few minutes a version.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -24,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora
-from side_by_side import WARM_UP
+from side_by_side import WARM_UP, two_versions
 
 CHILD = """
 import sys
@@ -59,11 +58,7 @@ def count(python: str, path: Path, scan: bool, rules: str, timeout: float) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", required=True, help="the interpreter of the old version")
-    parser.add_argument("--after", default=sys.executable, help="the new version's")
-    parser.add_argument("--corpora", default=",".join(corpora.REAL))
-    parser.add_argument("--after-rules", default="", help="the new version's rules (comma list)")
+    parser = two_versions(__doc__.split("\n")[0])
     parser.add_argument("--timeout", type=float, default=1800.0)
     args = parser.parse_args(argv)
     print("| input | before Minstr | after Minstr | before/after |\n|---|--:|--:|--:|")

@@ -97,11 +97,23 @@ def compare(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def two_versions(description: str) -> argparse.ArgumentParser:
+    """A parser with the options of a comparison of two versions: their interpreters,
+    the corpora, and the rules the new one scans with."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--before", required=True, help="the interpreter of the old version")
     parser.add_argument("--after", default=sys.executable, help="the new version's")
     parser.add_argument("--corpora", default=",".join(corpora.REAL))
+    parser.add_argument(
+        "--after-rules",
+        default="",
+        help="the rules the new version scans with, comma-separated (default: its default)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = two_versions(__doc__.split("\n")[0])
     parser.add_argument("--hostile", default="all", help="comma list, 'all' or 'none'")
     parser.add_argument("--hostile-bytes", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=7)
@@ -109,11 +121,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
-    parser.add_argument(
-        "--after-rules",
-        default="",
-        help="the rules the new version scans with, comma-separated (default: its default)",
-    )
     args = parser.parse_args(argv)
     pythons = {"before": args.before, "after": args.after}
     rnd = random.Random(args.seed)
