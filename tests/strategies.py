@@ -38,6 +38,8 @@ DENSE_PIECES = [
     *("<URN::IANA:x:" + "y" * 300 + "<y>", "<URN:ietf:rfc\\", "x:y:z:", "<w:t>", "</w:t>"),
     *("<o:p>", 'w:rsidR="00A77B3E" ', "<a:b0>", "<a:b1>", "&lt;", "a/", "tel:[", "http://[-"),
     *("urn:-ab:tel:", "urn:a:", "urn:ab:%00:", "http://-", "http://a.-"),
+    # escaped and LaTeX delimiters around what bare text refuses (an http: without "//")
+    *("&lt;http:x&gt;", "&lt;http:/", "&quot;http:x&quot;", "\\url{http:x}", "\\href{tel:x}"),
 ]
 # Lists of links and the white space between them.
 LIST_PIECES = [

@@ -248,6 +248,14 @@ ESCAPED: list[tuple[str, list[Expected]]] = [
     # (the slashed rule takes unregistered names only before "//" written plainly)
     ("e.g.http:\\/\\/a.example\\/x y", [("http://a.example/x", "bare", None, True)]),
     ("a.:\\/\\/_ and git.x:\\/\\/host.example\\/", []),
+    # "&quot;" checks as a quote does (an http URI needs its authority in text), "&lt;"
+    # and LaTeX as brackets do; JSON's bare URI as bare text (a host DNS can hold)
+    ('"http:x" &quot;http:x&quot;', []),
+    (
+        "&lt;http:x&gt; \\url{http:y}",
+        [("http:x", "angle", None, True), ("http:y", "latex", None, True)],
+    ),
+    ("https:\\/\\/-a-.example\\/ https://-a-.example/", []),
 ]
 
 ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE + ESCAPED

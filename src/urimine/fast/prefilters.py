@@ -119,12 +119,12 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
             if part.any_word:
                 any_word.append(part.after)  # (by its own branch: the names keep theirs)
                 continue
-            short = (part.near, part.short_near, part.short_never)
+            short = (part.near, part.short_near, part.short_never, part.before)
             for name in cfg.schemes if part.names is None else part.names:
                 if name.isascii():
                     checks.setdefault(name, []).append(part.after)
                     shorts.setdefault(name, []).append(part.short or part.after)
-                    plain.setdefault(name, set()).add((part.near, (), ()))
+                    plain.setdefault(name, set()).add((part.near, (), (), part.before))
                     safe.setdefault(name, set()).add(short)
     # After the colon (before it in the text reversed): not what ends a run, nor "//"
     # then that (the site dismisses those); then the names, each with what it needs
@@ -145,8 +145,9 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     )
 
 
-_Needs = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-"""What a part needs right after a colon: its near, its short near and short never."""
+_Needs = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""What a part needs right after a colon (its near, its short near and short never) and
+right before its name (its before)."""
 
 
 def _behind(classes: tuple[str, ...], sign: str, name: int) -> str:
@@ -156,6 +157,14 @@ def _behind(classes: tuple[str, ...], sign: str, name: int) -> str:
         return ""
     assert len(classes) <= AFTER_READ, classes
     return "".join(f"[{c}]" for c in reversed(classes)).join((f"(?<{sign}", f":.{{{name}}})"))
+
+
+def _ahead(before: tuple[str, ...]) -> str:
+    """A look-ahead, from the end of a name (in the text reversed), for one of the
+    strings *before* right before it."""
+    if not before:
+        return ""
+    return "|".join(re.escape(b.lower()[::-1]) for b in before).join(("(?=", ")"))
 
 
 def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
@@ -169,7 +178,8 @@ def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
             _behind(near, "=", len(name))
             + _behind(short_near, "=", len(name))
             + _behind(never, "!", len(name))
-            for near, short_near, never in parts
+            + _ahead(before)
+            for near, short_near, never, before in parts
         }
         if "" in each:
             words.append(name[::-1])

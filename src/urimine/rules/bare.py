@@ -25,6 +25,7 @@ from urimine.rules.patterns import (
     SCHEME_CHAR,
     STOP,
     STOP_CHAR,
+    by_length,
 )
 from urimine.rules.webchars import head_end, validate_web, web_cut, web_retry
 from urimine.rules.wrapped import continuation, slashes_gap
@@ -280,12 +281,6 @@ _SLASHES = rf":(?=//[^{STOP}]|\\/\\/)(?!//\[[^{_IP_START}])"
 JSON's escaped "\\/\\/"."""
 
 
-def _by_length(names: frozenset[str]) -> dict[int, frozenset[str]]:
-    """*names* grouped by their length."""
-    sizes = sorted({len(name) for name in names})
-    return {size: frozenset(n for n in names if len(n) == size) for size in sizes}
-
-
 def _fruitful(size: int) -> str:
     """:data:`_SLASHES` for a scheme *size* long, without the URIs that can only be
     rejected where they consume nothing: a scheme right after a line break or a tab
@@ -308,7 +303,7 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     return [
         *(
             ColonFragment(names, COLON_AFTER, _fruitful(size), short_near=("/\\\\", "/"))
-            for size, names in _by_length(slashed).items()
+            for size, names in by_length(slashed).items()
         ),
         ColonFragment(
             cfg.schemes - slashed - {"urn"},

@@ -106,6 +106,9 @@ class ColonFragment:
     any_word: bool = False
     """Also at the colon of any word followed by "//", registered or not (:attr:`after`
     then needs the "//")."""
+    before: tuple[str, ...] = ()
+    """What must stand right before the name, one of these strings (ASCII, compared in
+    lower case): asked by the names search itself, in C; (): anything."""
 
 
 Fragment = Callable[[Mode, "Config"], "str | list[ColonFragment] | None"]

@@ -21,12 +21,23 @@ import re
 
 import regex
 
-from urimine.rules.base import Candidate, Pending, PendingType, Result, unfinished
+from urimine.rules import bare
+from urimine.rules.base import (
+    Candidate,
+    ColonFragment,
+    Mode,
+    Pending,
+    PendingType,
+    Result,
+    unfinished,
+)
+from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import trim
+from urimine.rules.patterns import SCHEME_CHAR, by_length
 from urimine.rules.webchars import validate_web
 
-__all__ = ["before_scheme", "json_at", "uri_in"]
+__all__ = ["before_scheme", "fragment", "json_at", "latex_fragment", "uri_in"]
 
 _OPENERS = (("&lt;", "angle"), ("&quot;", "quote"), ("\\url{", "latex"), ("\\href{", "latex"))
 _BODY = r"(?:[^\s<>\"&]|&amp;)*+"
@@ -49,6 +60,39 @@ _JSON_PARTIAL = regex.compile(_JSON.pattern)
 BEFORE = ";{"
 """The characters before a scheme :func:`before_scheme` reads (the end of "&lt;" or
 "&quot;", LaTeX's "{")."""
+
+
+def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
+    """Where the escaped rule may decide at a colon: where the bare rule may (the URI
+    read bare where no closer comes, JSON's escaped slashes); for a scanner of hits
+    only, also at any name's colon right after "&lt;", inside which a scheme needs no
+    "//" (as inside "<...>"). ("&quot;" checks its URI as the quote rule does.)"""
+    return _with_openers(mode, cfg, ("&lt;",))
+
+
+def latex_fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
+    """:func:`fragment` for the LaTeX rule: at any name's colon right after "\\url{"
+    or "\\href{"."""
+    return _with_openers(mode, cfg, ("\\url{", "\\href{"))
+
+
+def _with_openers(mode: Mode, cfg: Config, openers: tuple[str, ...]) -> str | list[ColonFragment]:
+    found = bare.fragment(mode, cfg)
+    if mode is not Mode.DENSE_HITS or isinstance(found, str):
+        return found
+    return [
+        *found,
+        *(
+            ColonFragment(names, _after_opener(openers, size), before=openers)
+            for size, names in by_length(cfg.schemes).items()
+        ),
+    ]
+
+
+def _after_opener(openers: tuple[str, ...], size: int) -> str:
+    """At the colon of a scheme *size* long, one of *openers* right before the scheme."""
+    scheme = rf"[A-Za-z][{SCHEME_CHAR}]{{{size - 1}}}:"
+    return ":(?:" + "|".join(f"(?<={re.escape(o)}{scheme})" for o in openers) + ")"
 
 
 def before_scheme(ctx: Context, buf: str, s: int, last_end: int) -> tuple[str, int, str] | None:
@@ -112,7 +156,8 @@ def json_at(ctx: Context, buf: str, i: int, s: int, scheme: str, final: bool) ->
 
 
 def _candidate(ctx: Context, start: int, end: int, context: str, uri: str, scheme: str) -> Result:
-    found, strict = validate_web(ctx, uri, scheme, bare=False)
+    # (bare text's checks in quotes, as the quote rule makes them; none inside brackets)
+    found, strict = validate_web(ctx, uri, scheme, bare=context in ("quote", "bare"))
     if found is not None:
         return Candidate(start, end, context, uri, reason=found[0], detail=found[1], consume=False)
     kind = "urn" if scheme == "urn" else "uri"

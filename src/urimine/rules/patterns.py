@@ -170,3 +170,9 @@ def encoding_source(nocase: bool) -> str:
 
 LEGACY_WRAPPED_HEAD = re.compile(rf"{URN_COLON}(?:{encoding_source(nocase=True)})")
 """How a 1993 URN wrapped in its brackets starts: "URN:" and its encoding."""
+
+
+def by_length(names: frozenset[str]) -> dict[int, frozenset[str]]:
+    """*names* grouped by their length (for look-behinds, which have a fixed width)."""
+    sizes = sorted({len(name) for name in names})
+    return {size: frozenset(n for n in names if len(n) == size) for size in sizes}

@@ -20,6 +20,7 @@ from urimine.rules import (
     domains,
     dots,
     email,
+    escaped,
     legacy_urn,
     slashed,
     urn_text,
@@ -103,11 +104,12 @@ TABLE: tuple[Rule, ...] = (
     ),
     _at_colon(
         "escaped",
-        bare.fragment,
+        escaped.fragment,
         "&lt;...&gt;, &quot;...&quot; delimit; https:\\/\\/ is read unescaped (JSON)",
     ),
-    _shaping(
+    _at_colon(
         "latex",
+        escaped.latex_fragment,
         "\\url{...} and \\href{...}{...} delimit, LaTeX's escapes read (\\# \\% \\& \\_ \\~)",
     ),
     _shaping(
