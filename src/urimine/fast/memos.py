@@ -16,22 +16,26 @@ __all__ = ["Kept", "Memos"]
 
 class Kept(NamedTuple):
     """Where a match made in ``buf`` ends: one that starts anywhere in ``[lo, hi)`` ends
-    at ``end`` too."""
+    at ``end`` too, or ``reach`` characters after its start where that is sooner (a
+    match bounded in length)."""
 
     buf: str
     lo: int
     hi: int
     end: int
+    reach: int = 1 << 62
 
     def end_for(self, buf: str, pos: int) -> int:
         """The kept end for a match from *pos* in *buf*, or -1 if it does not apply."""
-        return self.end if self.buf is buf and self.lo <= pos < self.hi else -1
+        if self.buf is not buf or not self.lo <= pos < self.hi:
+            return -1
+        return self.end if self.end - pos <= self.reach else pos + self.reach
 
 
 class Memos:
     """One scanner's memos."""
 
-    __slots__ = ("brackets", "chain", "defanged", "guess", "head", "run", "urn")
+    __slots__ = ("brackets", "chain", "defanged", "guess", "head", "json", "run", "urn")
 
     guess: list[tuple[str, str]]
     """The last registered scheme the colon rule looked up, as written and lowered (the
@@ -47,6 +51,8 @@ class Memos:
     at ``at``, as ``(buf, end, lo, at)``."""
     urn: Kept | None
     """The last long URN in text matched (:mod:`urimine.rules.urn_text`)."""
+    json: Kept | None
+    """The last run of a JSON-escaped URI read (:mod:`urimine.rules.escaped`)."""
     brackets: dict[str, Levels]
     """The bracket levels of the last run that counted many, by opener."""
     defanged: Kept | None
@@ -58,5 +64,5 @@ class Memos:
 
     def forget_text(self) -> None:
         """Drop what was kept of a text."""
-        self.chain = self.run = self.urn = self.defanged = self.head = None
+        self.chain = self.run = self.urn = self.defanged = self.head = self.json = None
         self.brackets = {}

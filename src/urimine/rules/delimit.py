@@ -42,16 +42,16 @@ _MAX_QUOTE_DEPTH = 8
 def run_end(ctx: Context, buf: str, pos: int, final: bool) -> int:
     """End of the run of URI characters from ``pos``; -1 if the buffer may cut it short.
 
-    A run that ends short of the length bound ends there for every position in it: a
-    long one is kept for the candidates after the first in it (``tel:1[a]`` repeated
-    would match the rest of its line again at each)."""
+    A run ends at the same place for every position in it: a long one is kept for the
+    candidates after the first in it (``tel:1[a]`` repeated would match the rest of its
+    line again at each), one longer than the length bound read to its end once."""
     known = ctx.memo.run
     end = -1 if known is None else known.end_for(buf, pos)
     if end < 0:
         m = ctx.run.match(buf, pos)
         end = m.end() if m else pos
-        if ctx.kept and ctx.tuning.run_kept <= end - pos < ctx.max_len:
-            ctx.memo.run = Kept(buf, pos, end + 1, end)
+        if ctx.kept and ctx.tuning.run_kept <= end - pos:
+            ctx.memo.run = _kept_run(ctx, buf, pos, end)
     if not final and end == len(buf) and end - pos < ctx.max_len:
         return -1
     return end
@@ -85,6 +85,20 @@ def validate(ctx: Context, uri: str, scheme: str, *, bare: bool) -> tuple[Reason
     if found is not None:
         return found[0], f"at {found[1]}", found[1]
     return host_refusal(uri, len(scheme)) if bare else None
+
+
+def _kept_run(ctx: Context, buf: str, pos: int, end: int) -> Kept:
+    """The run from *pos* whose match (at most the length bound long) ends at *end*, kept:
+    where the bound cut it, read on to its real end, a bound's length at a time."""
+    bound = ctx.max_len
+    if end - pos < bound:
+        return Kept(buf, pos, end + 1, end)
+    whole, step = end, bound
+    while step == bound:
+        m = ctx.run.match(buf, whole)
+        step = m.end() - whole if m else 0
+        whole += step
+    return Kept(buf, pos, whole + 1, whole, bound)
 
 
 def scheme_refusal(rest: str, scheme: str, *, bare: bool) -> tuple[Reason, str, int] | None:

@@ -21,6 +21,7 @@ import re
 
 import regex
 
+from urimine.fast.memos import Kept
 from urimine.rules import bare
 from urimine.rules.base import (
     Candidate,
@@ -53,8 +54,10 @@ _PATTERNS = {k: (re.compile(v), regex.compile(v)) for k, v in _CLOSED.items()}
 _LATEX_ESCAPE = re.compile(r"\\([#%&_~$])")
 # JSON: "\/\/" (an authority's slashes, as the colon fragments want them) then URI characters
 # and more "\/" (no quote, no other escape).
-_JSON = re.compile(r"(?:\\/\\/)(?:\\/|[^\s\"\\<>`{}|^])*+")
+_JSON_CHARS = r"(?:\\/|[^\s\"\\<>`{}|^])*+"
+_JSON = re.compile(r"(?:\\/\\/)" + _JSON_CHARS)
 _JSON_PARTIAL = regex.compile(_JSON.pattern)
+_JSON_RUN = re.compile(_JSON_CHARS).match
 
 
 BEFORE = ";{"
@@ -140,19 +143,36 @@ def uri_in(
 
 def json_at(ctx: Context, buf: str, i: int, s: int, scheme: str, final: bool) -> Result:
     """A URI whose slashes JSON escaped, ``\\/`` right after the colon ``i``."""
-    m = _JSON.match(buf, i + 1, s + ctx.max_len + 2)
-    if m is None:
-        if final or len(buf) > i + 4:
-            return None  # (more text cannot make "\\/\\/" of what is there)
-        return None if unfinished(_JSON_PARTIAL, buf, i + 1) is None else Pending
-    if m.end() - s > ctx.max_len:
+    stop = s + ctx.max_len + 2
+    if ctx.kept and i + 5 <= stop and buf.startswith("\\/\\/", i + 1):
+        end = _json_run_end(ctx, buf, i + 5)
+    else:
+        m = _JSON.match(buf, i + 1, stop)
+        if m is None:
+            if final or len(buf) > i + 4:
+                return None  # (more text cannot make "\\/\\/" of what is there)
+            return None if unfinished(_JSON_PARTIAL, buf, i + 1) is None else Pending
+        end = m.end()
+    if end - s > ctx.max_len:
         return None
-    if not final and m.end() >= len(buf) - 1:
+    if not final and end >= len(buf) - 1:
         return Pending  # (the run may go on)
-    written = buf[s : m.end()]
+    written = buf[s:end]
     plain = written.replace("\\/", "/")
     uri = trim(plain, len(scheme) + 1, buf[s - 1] if s else "")
-    return _candidate(ctx, s, m.end() - (len(plain) - len(uri)), "bare", uri, scheme)
+    return _candidate(ctx, s, end - (len(plain) - len(uri)), "bare", uri, scheme)
+
+
+def _json_run_end(ctx: Context, buf: str, pos: int) -> int:
+    """Where the run of a JSON-escaped URI's characters from *pos* ends, read once a run
+    and kept (``Speed.kept``): the run ends there wherever in it it is read from, and a
+    text of such runs without white space would read each again at every colon in it."""
+    known = ctx.memo.json
+    end = -1 if known is None else known.end_for(buf, pos)
+    if end < 0:
+        end = _JSON_RUN(buf, pos).end()  # type: ignore[union-attr]
+        ctx.memo.json = Kept(buf, pos, end + 1, end)
+    return end
 
 
 def _candidate(ctx: Context, start: int, end: int, context: str, uri: str, scheme: str) -> Result:
