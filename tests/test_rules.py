@@ -158,6 +158,25 @@ def test_hyphen_break_records_the_alternative() -> None:
     assert plain.alternative is None
 
 
+@pytest.mark.parametrize(
+    ("text", "uri", "alternative"),
+    [
+        ("see http://a.example/long-\r\npath-\nname.html now", "http://a.example/long-path-name.html",
+         "http://a.example/longpathname.html"),
+        ("x tel:+1-\r\n555-\r\n0100 y", "tel:+1-555-0100", "tel:+15550100"),
+        ("see urn:isbn:0-\r\n306-\r\n40615-2 ok", "urn:isbn:0-306-40615-2", "urn:isbn:030640615-2"),
+        ("> see http://a.example/a-\r\n> b-\r\n> c now", "http://a.example/a-b-c", "http://a.example/abc"),
+    ],
+)  # fmt: skip
+def test_hyphen_breaks_at_crlf_line_ends_are_joined_as_at_lf(
+    text: str, uri: str, alternative: str
+) -> None:
+    """Appendix E's hyphen at a line break, in text with CR LF line ends (mail, Windows
+    files) and in mail quotes: both readings, the line breaks left out of each."""
+    (h,) = hits(text)
+    assert (h.uri, h.alternative) == (uri, alternative)
+
+
 def test_hit_fields() -> None:
     text = "line one\n  x <URN:ASCII:IANA:merit.edu:1929642> urn:ISBN:0451450523\nHTTP://Ex.COM:80"
     legacy, urn, uri = hits(text)

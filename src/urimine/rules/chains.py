@@ -58,8 +58,11 @@ def _hyphen_breaks(depth: int, hyphen: bool) -> re.Pattern[str]:
 def join_breaks(chain: str, depth: int, hyphen: bool) -> str:
     """A hyphen *chain* with its line breaks cut out (the pieces joined); with *hyphen*,
     each piece also without the hyphen before its break (Appendix E's other reading)."""
-    if not depth and " " not in chain and "\t" not in chain and "\r" not in chain:
-        return chain.replace("-\n" if hyphen else "\n", "")
+    if not depth and " " not in chain and "\t" not in chain:
+        # (each break is "-" then "\n" or "\r\n": a run holds no "\r" nor "\n")
+        if hyphen:
+            return chain.replace("-\r\n", "").replace("-\n", "")
+        return chain.replace("\r\n", "").replace("\n", "")
     return _hyphen_breaks(depth, hyphen).sub("", chain)
 
 
