@@ -70,19 +70,22 @@ def fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     read bare where no closer comes, JSON's escaped slashes); for a scanner of hits
     only, also at any name's colon right after "&lt;", inside which a scheme needs no
     "//" (as inside "<...>"). ("&quot;" checks its URI as the quote rule does.)"""
-    return _with_openers(mode, cfg, ("&lt;",))
+    return _with_openers(mode, cfg, "angle")
 
 
 def latex_fragment(mode: Mode, cfg: Config) -> str | list[ColonFragment]:
     """:func:`fragment` for the LaTeX rule: at any name's colon right after "\\url{"
     or "\\href{"."""
-    return _with_openers(mode, cfg, ("\\url{", "\\href{"))
+    return _with_openers(mode, cfg, "latex")
 
 
-def _with_openers(mode: Mode, cfg: Config, openers: tuple[str, ...]) -> str | list[ColonFragment]:
+def _with_openers(mode: Mode, cfg: Config, context: str) -> str | list[ColonFragment]:
+    """The bare rule's fragment, and the colon of any name right after an opener of
+    *context* (whose URI is checked as inside brackets)."""
     found = bare.fragment(mode, cfg)
     if mode is not Mode.DENSE_HITS or isinstance(found, str):
         return found
+    openers = tuple(opener for opener, of in _OPENERS if of == context)
     return [
         *found,
         *(
