@@ -377,3 +377,19 @@ def test_run_stop_is_derived_from_stop_and_link_term() -> None:
         )
         assert bool(RUN_STOP_CHAR.match(ch)) == ends, hex(c)
         assert bool(soft.match(ch)) == (not ends and term == "Soft"), hex(c)
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        ("latex", [("http://a.example/x", "latex")]),
+        ("escaped", [("http://c.example/", "angle")]),
+        ("latex,escaped", [("http://a.example/x", "latex"), ("http://c.example/", "angle")]),
+    ],
+)
+def test_escaped_and_latex_named_alone_find_their_uris(
+    rules: str, expected: list[tuple[str, str]]
+) -> None:
+    """A rule named alone in ``rules=`` finds what it delimits (and nothing bare)."""
+    text = "see \\url{http://a.example/x} and http://b.example/ &lt;http://c.example/&gt;"
+    assert [(h.uri, h.context) for h in finditer(text, rules=rules)] == expected
