@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from urimine.fast.word_text import last_space
+from urimine.fast.word_text import last_cut
 from urimine.rules.patterns import LINE_LOOKBEHIND
 from urimine.rules.wrapped import WRAP_MAX, WRAP_MIN
 
@@ -17,11 +17,11 @@ _HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n").search  # (where the hyphen rule's g
 _SLASHES_END = re.compile(r"://[ \t]*+\r?\n").search
 """"://" at a line end, whatever the next line holds (the block may end before it)."""
 _COLON_LINE_END = re.compile(
-    r"(?<!\S)[^\s:]*+:[^\s/]*+(?:/[^\s/]++)*+//\S*+()[ \t]*+\r?\n"
+    r"(?<![^\s>])[^\s:]*+:[^\s/]*+(?:/[^\s/]++)*+//\S*+()[ \t]*+\r?\n"
 ).finditer
 """A word with a colon and "//" after it, ending a line (what the wrapped rule joins at
-the wrap column is a URI with "//", which white space never splits): read once, up to
-its first "//" and on."""
+the wrap column is a URI with "//", which white space never splits), from white space
+or a ">" (where the leaps' words start): read once, up to its first "//" and on."""
 _WRAP_LINE = re.compile(rf"^[^\n]{{{WRAP_MIN - 1},{WRAP_MAX - 1}}}\S[ \t]*+\r?\n", re.M).search
 """A line whose last word ends at the wrap column (the lines :func:`_at_wrap` measures
 are among these)."""
@@ -52,7 +52,11 @@ def _at_wrap(buf: str, start: int, end: int) -> bool:
     first = buf.find("//", start, end)
     if first < 0:
         return False
-    begin = max(start, last_space(buf, start, first) + 1)
+    # (from the start of the word that holds it, which may be before the block's: a
+    # block may start after a ">" inside it; a line at the wrap column is short)
+    lo = max(first - WRAP_MAX, 0)
+    cut = last_cut(buf, lo, first)
+    begin = cut + 1 if cut >= 0 else lo
     if _WRAP_LINE(buf, max(begin - WRAP_MAX, 0), end) is None:
         return False  # no line so long (its matches below would each be a Python step)
     for m in _COLON_LINE_END(buf, begin, end):
