@@ -23,6 +23,8 @@ def at_dot(
     ctx: Context, buf: str, i: int, last_end: int, final: bool
 ) -> Candidate | PendingType | None:
     """The host whose last label follows the dot ``i``, completed, or None."""
+    if i == 0 or (buf[i - 1].isascii() and not buf[i - 1].isalnum()):
+        return None  # (no label ends before the dot: "a..com", ".com"; as the fragment)
     end = tld_end(buf, i, final, ".")
     if end is None or end == MORE_TEXT:
         return None if end is None else Pending
