@@ -18,7 +18,7 @@ import re
 
 from urimine._abnf import PCT_ENCODED
 from urimine.rules.base import Candidate
-from urimine.rules.chains import gap_source
+from urimine.rules.chains import gap_source, join_breaks
 from urimine.rules.context import Context
 from urimine.rules.delimit import quote_depth, scheme_refusal, validate
 from urimine.rules.patterns import PLAIN_HOST_CHAR, SCHEME_MAX, STOP
@@ -87,11 +87,8 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     # (What the match took is ASCII, and so is the scheme: only the stop may not be.)
     if chain[-1] not in _KEPT or after > "\x7f":
         return None  # nothing joined, or more for trim to weigh (Link_Term's Soft)
-    if " " in chain or "\t" in chain:
-        uri, alt = _spaced_readings(chain)
-    else:  # (the pieces joined, and joined without the hyphen before each break)
-        uri = chain.replace("\r", "").replace("\n", "")
-        alt = chain.replace("-\r\n", "").replace("-\n", "")
+    # (the pieces joined, and joined without the hyphen before each break)
+    uri, alt = join_breaks(chain, 0, False), join_breaks(chain, 0, True)
     end = s + len(chain)
     if end < e:
         # Without the punctuation trim drops: validated again (what the grammar takes
@@ -110,11 +107,3 @@ def at_colon(ctx: Context, buf: str, i: int, s: int, scheme: str) -> Candidate |
     if m.end(1) <= i + 4 and alt[:head] != uri[:head] and validate(ctx, alt, scheme, bare=True):
         return Candidate(s, end, "bare", uri, "uri", scheme)
     return Candidate(s, end, "bare", uri, "uri", scheme, alt)
-
-
-def _spaced_readings(chain: str) -> tuple[str, str]:
-    """A chain's pieces joined, and joined without the hyphen before each break, where
-    its breaks hold blanks (white space stands only in its breaks, each after a hyphen)."""
-    pieces = chain.split()
-    last = pieces.pop()
-    return "".join(pieces) + last, "".join([piece[:-1] for piece in pieces]) + last
