@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import shutil
 import sys
@@ -80,3 +81,18 @@ def cpu_seconds(run: Callable[[], object], floor: float = 1e-4, runs: int = 5) -
         run()
         times.append(time.process_time() - started)
     return max(min(times), floor)
+
+
+def cpu_ratio(run: Callable[[], object], reference: Callable[[], object], runs: int = 5) -> float:
+    """The CPU time of *run* over that of *reference*, each the least of *runs* taken in
+    turns (one of each per round, after one of each not timed): a load that comes and
+    goes slows both alike, and a busy machine adds time, never takes any away."""
+    run(), reference()
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(runs):
+        for timed, spent in zip((run, reference), times, strict=True):
+            gc.collect()
+            started = time.process_time()
+            timed()
+            spent.append(time.process_time() - started)
+    return max(min(times[0]), 1e-6) / max(min(times[1]), 1e-6)

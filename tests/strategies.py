@@ -103,6 +103,7 @@ FIDELITY_PIECES = [
     *("&quot;", "\\/", "https:\\/\\/", "\\url{", "\\href{", "\\#", "\\_", "Fax:", "bb:"),
     # item 5: "scheme://" ending a line, a scheme split inside brackets
     *("http://\n", "http:// \n> ", "s3://\r\n", "<htt\n", "<htt\n> ", "p://a.example>"),
+    *("http://\t \n", "http:// x", "<http:// ", "http://  \r\n"),
     *("http://\n\n", "ps://b.example/c", "URLgit+https://", "Xhttp://", "aB.c://", "Ab-cd://"),
 ]
 

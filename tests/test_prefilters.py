@@ -72,6 +72,8 @@ def _found_by(cfg: Config, char: str, mode: Mode, text: str, floor: int, block: 
 # (a dot after a dot, then a top-level domain, in a run too long for the bound: fuzz seed
 # 1914100699, case 1932)
 @example("bbbbbbbbbbbbbbbbbbbbbbbba.....ne:+_%zzau", ("default", "domains"), 40, 1, 0)
+# ("//" then blanks at a line end: the wrapped rule joins the next line)
+@example("see http:// \t\r\nexample.com/x and http://\t b.example", ("default",), 8192, 1, 0)
 def test_every_prefilter_finds_every_trigger_a_rule_decides_at(
     text: str, rules: str | tuple[str, ...], max_len: int, block: int, floor_at: int
 ) -> None:

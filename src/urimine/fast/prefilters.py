@@ -131,8 +131,12 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     # after its colon (in the text reversed, a look-behind past the name).
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
     # ("//" at a line end: the wrapped rule's, which joins the next line)
+    # (and with it, "//" then blanks and more on the line: no line end right after)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
-    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
+    blanks = "".join(
+        rf"(?<![^ \t\r\n][ \t]{{{n}}}//:)" for n in range(1, AFTER_READ - 2) if wrapped
+    )
+    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:){blanks}"
     head = start + f"({_branches(plain, bool(any_word))})"
     safe_head = start + f"({_branches(safe, bool(any_word))})"
     return ColonNames(
