@@ -331,6 +331,24 @@ def test_colons_in_runs_longer_than_the_bound_cost_what_they_cost_in_short_ones(
     assert long / short < 3, f"lines of 30 KB took {long / short:.1f}x the time of lines of 500"
 
 
+@pytest.mark.parametrize("piece", ["#f-\nhttp://a.-,b.c", "/x-\n> ftp://-a.example/y"])
+def test_hyphen_chains_whose_host_is_no_dns_name_cost_what_they_cost_under_a_short_bound(
+    piece: str,
+) -> None:
+    """Every line ends in "-" and holds a URI whose host no DNS name can be (RFC 1123
+    2.1): each candidate's chain runs on to the length bound, and each of its readings
+    is rejected for that host. A scanner of hits only knows it from the first piece,
+    before reading the chain (``Speed.hits_only``); else each candidate of the 8 KB
+    bound costs some three times what it costs under a bound of 512."""
+    text = _fill(piece, SIZE)
+
+    def under(bound: int) -> Callable[[], int]:
+        return lambda: sum(1 for _ in Scanner(max_candidate_len=bound).hits([text]))
+
+    ratio = cpu_ratio(under(8192), under(512))
+    assert ratio < 1.5, f"the 8 KB bound took {ratio:.1f}x the time of a bound of 512"
+
+
 def _hits_time(text: str) -> float:
     speed = Speed().tuned(slice=4096)
     return cpu_seconds(lambda: list(Scanner(speed=speed).hits([text])))

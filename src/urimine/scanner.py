@@ -91,6 +91,7 @@ class Scanner:
         self.unwrap = "unwrap" in ctx.rules
         """The unwrap rule: each wrapper's target follows it (:func:`expand`)."""
         self.hits_only = not rejections and ctx.speed.hits_only
+        ctx.hits_only = self.hits_only
         self.stats = ScanStats()
         self.words: WordLeaps | None = None
         # (no word leaps under UTS #58, whose links may hold the ">" a leap ends words at)

@@ -77,7 +77,8 @@ class Speed:
     run in C over blocks of text."""
     hits_only: bool = True
     """For a scanner of hits only, the dense prefilters also pass over what the rules
-    could only reject."""
+    could only reject, and a URI broken at hyphens whose first piece holds a host no
+    DNS name can be is rejected before its chain is read."""
     word_leaps: bool = True
     """For a scanner of hits only, each distinct word of a dense block decided once."""
     tuning: Tuning = field(default_factory=Tuning)

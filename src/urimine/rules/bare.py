@@ -16,6 +16,7 @@ from urimine.rules.brackets import cut_unbalanced
 from urimine.rules.config import Config
 from urimine.rules.context import Context
 from urimine.rules.delimit import CUTTABLE, run_end, trim, validate
+from urimine.rules.dns_names import host_refusal
 from urimine.rules.hyphen import FRUITLESS_HOST, other_reading, pieces, uri_join
 from urimine.rules.labels import is_label
 from urimine.rules.patterns import (
@@ -56,9 +57,9 @@ def uri_at(
     e, closed = quote_rule.closing(buf, i, e, quote)
     whole, last, depth = wrapped or buf[s:e], "", 0
     if not closed and not wrapped:
-        joined = pieces(ctx, buf, s, e, final, uri_join)
-        if isinstance(joined, PendingType):
-            return Pending
+        joined = _join(ctx, buf, s, i, e, final, raw_start, context)
+        if not isinstance(joined, tuple):
+            return joined  # (text to come, or a rejection sure before the join)
         whole, last, e, depth = joined
     uri, longer = whole, None
     if closed:
@@ -83,6 +84,29 @@ def uri_at(
         return at_wrap
     alt = longer or _alternative(ctx, buf, s, e, len(whole) - len(uri), last, depth, scheme)
     return Candidate(raw_start, raw_end, context, uri, "uri", scheme, alt, strict=strict)
+
+
+_PLAIN_AUTHORITY = re.compile(
+    r"//[A-Za-z0-9._~!$*+,;=\-]*+[/?#][A-Za-z0-9._~!$*+,;=\-/?#]*?[A-Za-z0-9]"
+)
+"""From a scheme's colon: "//", a host of characters no rule cuts at or trims, the end
+of the authority, and a letter or digit after it (where trimming stops)."""
+
+
+def _join(
+    ctx: Context, buf: str, s: int, i: int, e: int, final: bool, raw_start: int, context: str
+) -> tuple[str, str, int, int] | PendingType | Candidate:
+    """The candidate's pieces joined at hyphens at line ends (:func:`pieces`), or its
+    rejection where a scanner of hits only is sure of it before: the first piece holds
+    the whole authority, and a host no DNS name can be. Every reading the join and the
+    cuts can make holds that host, so none needs the chain read (up to the length bound,
+    for each candidate of a chain)."""
+    if ctx.hits_only and buf[e - 1] == "-" and "hyphen" in ctx.rules:
+        head = _PLAIN_AUTHORITY.match(buf, i + 1, e - 1)
+        refused = host_refusal(buf[s : head.end()], i - s) if head is not None else None
+        if refused is not None:
+            return Candidate(raw_start, e, context, buf[s:e], reason=refused[0], consume=False)
+    return pieces(ctx, buf, s, e, final, uri_join)
 
 
 def _hyphenless(

@@ -23,6 +23,7 @@ class Context:
         "escaped",
         "guess",
         "guessing",
+        "hits_only",
         "kept",
         "label_free",
         "labels",
@@ -56,6 +57,9 @@ class Context:
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare
         self.kept = speed.kept
+        self.hits_only = False
+        """Whether the scanner reports hits only and ``Speed.hits_only`` is on: a site
+        may then answer a rejection it is sure of without reading the whole candidate."""
         self.memo = memo if memo is not None else Memos()
         self.guessing = speed.scheme_guess
         self.guess = self.memo.guess if self.guessing else [("-" * 65, "")]
