@@ -36,6 +36,7 @@ class Context:
         "slashed",
         "speed",
         "tuning",
+        "web_chars",
         "wrapped",
     )
 
@@ -53,6 +54,7 @@ class Context:
         """The schemes the labels rule never rejects (checked first: most hits')."""
         self.escaped = "escaped" in cfg.rules
         self.wrapped = "wrapped" in cfg.rules
+        self.web_chars = "web-chars" in cfg.rules
         self.speed = speed
         self.tuning = speed.tuning
         self.shortcut = speed.shortcut and self.bare

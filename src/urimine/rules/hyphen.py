@@ -25,6 +25,7 @@ from urimine.rules.patterns import (
     SCHEME_MAX,
 )
 from urimine.rules.slashed import slashes_follow
+from urimine.rules.webchars import lax_form
 from urimine.urn import check_urn
 
 __all__ = ["FRUITLESS_HOST", "joins_no_hit", "other_reading", "pieces", "uri_join", "urn_join"]
@@ -200,7 +201,8 @@ def joins_no_hit(ctx: Context, word: str) -> bool:
 
 def _may_join(ctx: Context, word: str, j: int, colon: int) -> bool:
     """Whether the scheme ``word[j:colon]`` may start a candidate the hyphen rule joins
-    to a hit."""
+    to a hit (or to a label, whose rejection takes the lines joined with it): the web
+    characters a hit may hold (the web-chars rule) read as the grammar's."""
     scheme = word[j:colon].lower()
     if scheme == "urn":
         return check_urn(word[j:]) is None
@@ -211,5 +213,5 @@ def _may_join(ctx: Context, word: str, j: int, colon: int) -> bool:
             or (ctx.slashed and slashes_follow(word, colon, final=True))  # "e.g.foo://"
         )
         and scheme_refusal(word[colon + 1 :], scheme, bare=True) is None
-        and could_start_uri(word[j:])
+        and could_start_uri(lax_form(word[j:], colon - j) if ctx.web_chars else word[j:])
     )
