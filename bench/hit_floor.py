@@ -33,6 +33,11 @@ SHAPES: dict[str, tuple[str, str]] = {
     "www.a.com/": ("www.a.com/ ", "default"),
     "a@b.com. (email)": ("a@b.com. ", "default,email"),
     "a[.]com (defanged)": ("a[.]com ", "default,defanged"),
+    # hits only the general path decides, a trigger every 6 to 10 bytes
+    "sip:#": ("sip:# ", "default"),
+    "*file:1]*": ("*file:1]* ", "default"),
+    "{tel:a}[": ("{tel:a}[", "default"),
+    "'data:_'": ("'data:_' ", "default"),
 }
 
 

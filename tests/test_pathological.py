@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from helpers import cpu_ratio, cpu_seconds
-from urimine import Scanner, Speed
+from urimine import Hit, Scanner, Speed, dedup_key
+from urimine.parser import check_uri
 
 pytestmark = pytest.mark.perf
 
@@ -475,6 +476,32 @@ def test_hits_cost_no_more_than_a_naive_parse_of_each(name: str) -> None:
     # (A margin for a busy machine: bench/results measures urimine at 0.6 to 0.9 of it.)
     spent = cpu_seconds(lambda: sum(1 for _ in Scanner().hits([text])))
     assert spent <= 1.2 * cpu_seconds(parse_floor)
+
+
+# Hits only the full rules decide (no shortcut takes them), one every 6 to 10 bytes:
+# under 5 MB/s, as their own making alone is (the parser's check, the key uncached, the
+# Hit: docs/decisions.md, "Issue 27's last bound"). Held to a multiple of that instead.
+GENERAL_HITS = ["sip:# ", "*file:1]* ", "{tel:a}[", "'data:_' "]
+MAKING_BOUND_RATIO = 5
+
+
+@pytest.mark.parametrize("piece", GENERAL_HITS)
+def test_hits_the_full_rules_decide_cost_a_bounded_multiple_of_their_own_making(
+    piece: str,
+) -> None:
+    text = _fill(piece, SIZE)
+    hits = list(Scanner().hits([text]))
+    assert len(hits) >= SIZE // len(piece) - 1
+    key = dedup_key.__wrapped__  # type: ignore[attr-defined]
+
+    def making() -> None:
+        for h in hits:
+            check_uri(h.uri)
+            Hit(h.uri, h.raw, h.start, h.end, h.line, h.column, h.context, h.kind,
+                h.scheme, key(h.uri), h.alternative, h.strict, None)  # fmt: skip
+
+    ratio = cpu_ratio(_hits_of(text), making)
+    assert ratio < MAKING_BOUND_RATIO, f"{ratio:.1f}x the hits' own making"
 
 
 # URIs broken after a hyphen at line ends (seed 002 Appendix E: the pieces joined, the
