@@ -88,6 +88,10 @@ def _host(rest: str) -> str | None:
     return authority.rpartition(":")[0] if ":" in authority else authority
 
 
+_PLAIN_HOST = re.compile(r"([A-Za-z0-9.\-]++)(?=[/?#:]|\Z)")
+"""A host of letters, digits, dots and hyphens, then its authority's end or a port."""
+
+
 def completed(
     ctx: Context, buf: str, s: int, dot: int, scheme: str, context: str, final: bool
 ) -> Candidate | PendingType | None:
@@ -107,6 +111,9 @@ def completed(
     head = dot - s + 1
     prefix = scheme + "://"
     text = trim(text, head, before)
+    plain = _PLAIN_HOST.match(text)
+    if plain is not None and host_labels(plain.group(1)) is None:
+        return None  # (a cut where the grammar refuses a character is past such a host)
     found = validate(ctx, prefix + text, scheme, bare=True)
     for _ in range(3):
         if found is None or found[0] not in CUTTABLE or found[2] <= len(prefix) + head:
