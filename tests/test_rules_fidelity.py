@@ -256,6 +256,12 @@ ESCAPED: list[tuple[str, list[Expected]]] = [
         [("http:x", "angle", None, True), ("http:y", "latex", None, True)],
     ),
     ("https:\\/\\/-a-.example\\/ https://-a-.example/", []),
+    # U+001C, a separator (white space to Python), ends "&quot;...&quot;" as it ends
+    # "...": read bare, however the text is chunked
+    (
+        'x &quot;s3://a.example/=\x1c&quot; "s3://a.example/=\x1c"',
+        [("s3://a.example/=", "bare", None, True), ("s3://a.example/=", "bare", None, True)],
+    ),
 ]
 
 ALL_CASES = WEB_CHARS + SLASHED + LABELS + URNS + POSSESSIVE + ESCAPED

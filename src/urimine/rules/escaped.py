@@ -41,8 +41,11 @@ from urimine.rules.webchars import validate_web
 __all__ = ["before_scheme", "fragment", "json_at", "latex_fragment", "uri_in"]
 
 _OPENERS = (("&lt;", "angle"), ("&quot;", "quote"), ("\\url{", "latex"), ("\\href{", "latex"))
-_BODY = r"(?:[^\s<>\"&]|&amp;)*+"
-_LATEX_BODY = r"(?:[^{}\s\\]|\\[#%&_~$]|\{[^{}\s\\]*+\})*+"
+# White space as ``re`` reads "\s" (``str.isspace``), which ``regex`` does not for the
+# separators U+001C-U+001F: both engines must read each pattern alike.
+_SPACE = r"\s\x1c-\x1f"
+_BODY = rf"(?:[^{_SPACE}<>\"&]|&amp;)*+"
+_LATEX_BODY = rf"(?:[^{{}}{_SPACE}\\]|\\[#%&_~$]|\{{[^{{}}{_SPACE}\\]*+\}})*+"
 _SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,63}:"
 _CLOSED = {
     "&lt;": _SCHEME + _BODY + "&gt;",
@@ -54,7 +57,7 @@ _PATTERNS = {k: (re.compile(v), regex.compile(v)) for k, v in _CLOSED.items()}
 _LATEX_ESCAPE = re.compile(r"\\([#%&_~$])")
 # JSON: "\/\/" (an authority's slashes, as the colon fragments want them) then URI characters
 # and more "\/" (no quote, no other escape).
-_JSON_CHARS = r"(?:\\/|[^\s\"\\<>`{}|^])*+"
+_JSON_CHARS = rf"(?:\\/|[^{_SPACE}\"\\<>`{{}}|^])*+"
 _JSON = re.compile(r"(?:\\/\\/)" + _JSON_CHARS)
 _JSON_PARTIAL = regex.compile(_JSON.pattern)
 _JSON_RUN = re.compile(_JSON_CHARS).match
