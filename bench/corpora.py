@@ -47,6 +47,12 @@ WORST: dict[str, bytes] = {
     # one word a line of 7 KB, a hit at its end, every other colon a rejection
     "http-http-7kb-lines": (b"http:http://" * 584)[:7000] + b"\n",
     "rejected-urn-inner-colon": b"urn:ab:%00:x ",
+    # a hyphen on every line, each URI's host no DNS name (the chain read to the bound)
+    "hyphen-chain-bad-host": b"#f-\nhttp://a.-,b.c",
+    "angle-http-space": b"<http:// ",
+    "abbreviated-no-tld": b".\\www.isbn1",
+    # hits only the full rules decide, one every 6 bytes
+    "sip-hash": b"sip:# ",
 }
 
 

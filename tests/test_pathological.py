@@ -480,9 +480,10 @@ def test_hits_cost_no_more_than_a_naive_parse_of_each(name: str) -> None:
 
 # Hits only the full rules decide (no shortcut takes them), one every 6 to 10 bytes:
 # under 5 MB/s, as their own making alone is (the parser's check, the key uncached, the
-# Hit: docs/decisions.md, "Issue 27's last bound"). Held to a multiple of that instead.
+# Hit: docs/decisions.md, "Issue 27's last bound"). Held to a multiple of that instead
+# (1.6 to 3.7 times on a busy 2-core machine: bench/results/session6-hostile.md).
 GENERAL_HITS = ["sip:# ", "*file:1]* ", "{tel:a}[", "'data:_' "]
-MAKING_BOUND_RATIO = 5
+MAKING_BOUND_RATIO = 8
 
 
 @pytest.mark.parametrize("piece", GENERAL_HITS)

@@ -131,14 +131,13 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     # after its colon (in the text reversed, a look-behind past the name).
     # (a backslash only before "/": JSON's escaped slashes, "https:\\/")
     # ("//" at a line end: the wrapped rule's, which joins the next line)
-    # (and with it, "//" then blanks and more on the line: no line end right after)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
-    blanks = "".join(
-        rf"(?<![^ \t\r\n][ \t]{{{n}}}//:)" for n in range(1, AFTER_READ - 2) if wrapped
-    )
-    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:){blanks}"
-    head = start + f"({_branches(plain, bool(any_word))})"
-    safe_head = start + f"({_branches(safe, bool(any_word))})"
+    start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
+    # With it, "//" then blanks and more on the same line (no line end right after) is
+    # dismissed at each name found: asked at every colon, it would slow colon-dense text.
+    blanks = _BLANKS_THEN_MORE if wrapped else ()
+    head = start + f"({_branches(plain, bool(any_word), blanks)})"
+    safe_head = start + f"({_branches(safe, bool(any_word), blanks)})"
     return ColonNames(
         (head + _BOUNDARY_STRICT).encode(),
         (head + "(?![a-z])").encode(),
@@ -171,15 +170,23 @@ def _ahead(before: tuple[str, ...]) -> str:
     return "|".join(re.escape(b.lower()[::-1]) for b in before).join(("(?=", ")"))
 
 
-def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
+_BLANKS_THEN_MORE = (("/", "/", " \\t", "^ \\t\\r\\n"), ("/", "/", " \\t", " \\t", "^ \\t\\r\\n"))
+"""After a colon, "//", one or two blanks, then more on the line: no line end right after."""
+
+
+def _branches(
+    conditions: dict[str, set[_Needs]], any_word: bool, never: tuple[tuple[str, ...], ...] = ()
+) -> str:
     """The names in one tree, each followed by what any of its parts needs after its
-    colon (nothing, where one part needs nothing): a colon whose name does not follow
-    costs no more than without."""
+    colon (nothing, where one part needs nothing) and none of *never*: a colon whose
+    name does not follow costs no more than without."""
     marks: dict[str, str] = {}
     words = []
     for name, parts in conditions.items():
+        excluded = "".join(_behind(classes, "!", len(name)) for classes in never)
         each = {
-            _behind(near, "=", len(name))
+            excluded
+            + _behind(near, "=", len(name))
             + _behind(short_near, "=", len(name))
             + _behind(never, "!", len(name))
             + _ahead(before)
@@ -193,7 +200,8 @@ def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
     atoms = {mark: check for check, mark in marks.items()}
     branches = [word_tree(words, lambda c: atoms.get(c) or re.escape(c))]
     if any_word:
-        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+        excluded = "".join(_behind(classes, "!", 0) for classes in never)
+        branches.append(rf"(?<=//:){excluded}[a-z0-9+.\-]*[a-z]")  # any word, before "//"
     return "|".join(branches)
 
 
