@@ -133,11 +133,8 @@ def colon_names(cfg: Config, mode: Mode) -> ColonNames | None:
     # ("//" at a line end: the wrapped rule's, which joins the next line)
     wrapped = r"(?![ \t\r\n])" if "wrapped" in cfg.rules else ""
     start = rf":(?<!{_STOP_BUT_BACKSLASH}:)(?<![^/]\\:)(?<!{wrapped}{ASCII_STOP}//:)"
-    # With it, "//" then blanks and more on the same line (no line end right after) is
-    # dismissed at each name found: asked at every colon, it would slow colon-dense text.
-    blanks = _BLANKS_THEN_MORE if wrapped else ()
-    head = start + f"({_branches(plain, bool(any_word), blanks)})"
-    safe_head = start + f"({_branches(safe, bool(any_word), blanks)})"
+    head = start + f"({_branches(plain, bool(any_word))})"
+    safe_head = start + f"({_branches(safe, bool(any_word))})"
     return ColonNames(
         (head + _BOUNDARY_STRICT).encode(),
         (head + "(?![a-z])").encode(),
@@ -170,23 +167,15 @@ def _ahead(before: tuple[str, ...]) -> str:
     return "|".join(re.escape(b.lower()[::-1]) for b in before).join(("(?=", ")"))
 
 
-_BLANKS_THEN_MORE = (("/", "/", " \\t", "^ \\t\\r\\n"), ("/", "/", " \\t", " \\t", "^ \\t\\r\\n"))
-"""After a colon, "//", one or two blanks, then more on the line: no line end right after."""
-
-
-def _branches(
-    conditions: dict[str, set[_Needs]], any_word: bool, never: tuple[tuple[str, ...], ...] = ()
-) -> str:
+def _branches(conditions: dict[str, set[_Needs]], any_word: bool) -> str:
     """The names in one tree, each followed by what any of its parts needs after its
-    colon (nothing, where one part needs nothing) and none of *never*: a colon whose
-    name does not follow costs no more than without."""
+    colon (nothing, where one part needs nothing): a colon whose name does not follow
+    costs no more than without."""
     marks: dict[str, str] = {}
     words = []
     for name, parts in conditions.items():
-        excluded = "".join(_behind(classes, "!", len(name)) for classes in never)
         each = {
-            excluded
-            + _behind(near, "=", len(name))
+            _behind(near, "=", len(name))
             + _behind(short_near, "=", len(name))
             + _behind(never, "!", len(name))
             + _ahead(before)
@@ -200,8 +189,7 @@ def _branches(
     atoms = {mark: check for check, mark in marks.items()}
     branches = [word_tree(words, lambda c: atoms.get(c) or re.escape(c))]
     if any_word:
-        excluded = "".join(_behind(classes, "!", 0) for classes in never)
-        branches.append(rf"(?<=//:){excluded}[a-z0-9+.\-]*[a-z]")  # any word, before "//"
+        branches.append(r"(?<=//:)[a-z0-9+.\-]*[a-z]")  # any word, before "//"
     return "|".join(branches)
 
 
