@@ -195,8 +195,23 @@ def joins_no_hit(ctx: Context, word: str) -> bool:
             if word[j].isalpha() and _may_join(ctx, word, j, colon):
                 return False
             j -= 1
+        if ctx.labels and _label_may_hide(ctx, word, colon):
+            return False
         colon = word.find(":", colon + 1)
     return True
+
+
+def _label_may_hide(ctx: Context, word: str, colon: int) -> bool:
+    """Whether the candidate at *colon* may be a label alone (the labels rule: its
+    rejection takes its text, so no trigger in it is asked) and a trigger follows in
+    the word: joined, the same candidate cannot be cut short, so it is rejected for its
+    grammar and takes nothing, and that trigger is asked."""
+    from urimine.rules.table import sites  # (the table imports this module)
+
+    if word.startswith("//", colon + 1):
+        return False  # (no label holds "//")
+    triggers = sites(ctx.cfg)
+    return any(c in triggers for c in word[colon + 1 :])
 
 
 def _may_join(ctx: Context, word: str, j: int, colon: int) -> bool:
